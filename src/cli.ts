@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// plan-memory-viewer: resolve the home, scan it, serve the API and UI on loopback, print the banner.
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
+import { isDirectory, requestedClaudeDir, resolveClaudeDir } from './config/claudeDir.js';
+import { materializeDemo } from './config/demo.js';
+import type { Logger } from './domain/types.js';
+import { buildServer } from './http/server.js';
+import { openWithSystem } from './platform/opener.js';
+import { Viewer } from './viewer.js';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const PORT_FALLBACK_TRIES = 20;
+
+const logger: Logger = {
+  warn: (message) => process.stderr.write(`plan-memory-viewer: ${message}\n`),
+};
+
+async function listen(app: FastifyInstance, host: string, args: CliArgs): Promise<number> {
+  if (args.port !== null) {
+    await app.listen({ port: args.port, host });
+    return (app.server.address() as { port: number }).port;
+  }
+  for (let port = 3000; port < 3000 + PORT_FALLBACK_TRIES; port++) {
+    try {
+      await app.listen({ port, host });
+      return port;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  throw Object.assign(new Error(`ports 3000-${3000 + PORT_FALLBACK_TRIES - 1} are all in use`), { code: 'EADDRINUSE' });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`plan-memory-viewer: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) return void process.stdout.write(USAGE), 0;
+  if (args.version) return void process.stdout.write(`${VERSION}\n`), 0;
+  const exposed = !isLoopbackHost(args.host);
+  if (exposed && !args.expose) {
+    process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n\n${USAGE}`);
+    return 2;
+  }
+
+  const requested = requestedClaudeDir(args.claudeDir, process.env, process.cwd());
+  let claudeDir: string;
+  let demoReason: string | null = null;
+  let demoRoot: string | null = null;
+  if (args.demo || !(await isDirectory(requested))) {
+    demoReason = args.demo ? '--demo was given' : `${requested} does not exist`;
+    claudeDir = await materializeDemo();
+    demoRoot = path.dirname(claudeDir);
+  } else {
+    claudeDir = await resolveClaudeDir(requested);
+  }
+
+  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger });
+  const token = exposed ? randomBytes(18).toString('base64url') : null;
+  const app = await buildServer({
+    viewer,
+    opener: (file) => openWithSystem(file),
+    allowedHosts: exposed ? [...args.allowHosts, args.host.toLowerCase()] : args.allowHosts,
+    webDir: path.join(PACKAGE_ROOT, 'dist', 'web'),
+    accessToken: token,
+  });
+
+  let port: number;
+  try {
+    port = await listen(app, args.host, args);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? `port ${args.port ?? 3000} is already in use`
+      : code === 'EADDRNOTAVAIL' ? `address ${args.host} is not available on this machine`
+      : (error as Error).message;
+    process.stderr.write(`plan-memory-viewer: cannot listen: ${reason}\n`);
+    await viewer.close();
+    if (demoRoot) await rm(demoRoot, { recursive: true, force: true });
+    return 1;
+  }
+
+  const memory = await viewer.memory.list();
+  const projects = new Set(viewer.plans.list().flatMap((p) => (p.project ? [p.project] : [])));
+  const hostForUrl = args.host.includes(':') && !args.host.startsWith('[') ? `[${args.host}]` : args.host;
+  const url = `http://${hostForUrl}:${port}/${token ? `?token=${token}` : ''}`;
+  const lines = [
+    `Plan & Memory Viewer ${VERSION}`,
+    `  URL:          ${url}`,
+    `  Claude dir:   ${claudeDir}${demoReason ? `  (DEMO DATA: ${demoReason}; pass --claude-dir to read your own)` : ''}`,
+    `  Plans:        ${viewer.plans.count}`,
+    `  Projects:     ${projects.size}`,
+    `  Memory:       ${memory.sources.length} sources, ${memory.entries.length} files`,
+  ];
+  if (args.port === null && port !== 3000) lines.push(`  Note:         port 3000 was busy, using ${port}`);
+  if (token) lines.push(`  WARNING:      listening on ${args.host}: anyone who can reach it and has the token reads your plans`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    await app.close().catch(() => undefined);
+    await viewer.close().catch(() => undefined);
+    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`plan-memory-viewer: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,81 @@
+// Command-line flags: parsed strictly, so a typo is a usage error (exit 2), never a silent default.
+import { parseArgs } from 'node:util';
+
+export interface CliArgs {
+  port: number | null;
+  host: string;
+  claudeDir: string | null;
+  allowHosts: string[];
+  demo: boolean;
+  expose: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+export const USAGE = `Usage: plan-memory-viewer [options]
+
+Browse and search the plans and auto memory Claude Code keeps in ~/.claude.
+
+Options:
+  --port N            port to listen on (default 3000; when 3000 is busy the next free one is used)
+  --host ADDR         address to bind (default 127.0.0.1); a non-loopback address also needs --expose
+  --claude-dir DIR    Claude Code home (default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --allow-host NAME   accept requests whose Host is NAME (repeatable), e.g. a name in /etc/hosts
+  --demo              show the bundled demo home instead of your own
+  --expose            allow a non-loopback --host; every request then needs the printed access token
+  --version           print the version and exit
+  --help              print this help and exit
+`;
+
+export class UsageError extends Error {}
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'claude-dir': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        demo: { type: 'boolean' },
+        expose: { type: 'boolean' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const v = parsed.values;
+  let port: number | null = null;
+  if (v.port !== undefined) {
+    if (!/^\d{1,5}$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${v.port}"`);
+    port = Number(v.port);
+  }
+  if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host needs an address');
+  if (v['claude-dir'] !== undefined && v['claude-dir'].trim() === '') throw new UsageError('--claude-dir needs a directory');
+  const allowHosts = v['allow-host'] ?? [];
+  for (const name of allowHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(name)) throw new UsageError(`--allow-host takes a host name, got "${name}"`);
+  }
+  return {
+    port,
+    host: v.host ?? '127.0.0.1',
+    claudeDir: v['claude-dir'] ?? null,
+    allowHosts: allowHosts.map((h) => h.toLowerCase()),
+    demo: v.demo ?? false,
+    expose: v.expose ?? false,
+    version: v.version ?? false,
+    help: v.help ?? false,
+  };
+}
+
+/** Loopback addresses: binding there exposes nothing to the network. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}

@@ -1,0 +1,48 @@
+// File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
+// shrink between listing and reading. Every caller gets null instead of an exception or a hang.
+import { constants, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+
+/**
+ * Reads a regular file, or returns null when it is missing, not a regular file or unreadable.
+ * O_NONBLOCK keeps open() of a FIFO from waiting forever for a writer (it has no effect on regular
+ * files); fstat on the opened handle then rejects anything that is not a regular file.
+ */
+export async function readRegularFile(file: string): Promise<{ text: string; stats: Stats } | null> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return null;
+    const buffer = await handle.readFile();
+    return { text: buffer.toString('utf8'), stats };
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** stat() that answers null instead of throwing. */
+export async function statOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await stat(file);
+  } catch {
+    return null;
+  }
+}
+
+/** The birth time where the file system records one, else the change time. */
+export function createdTime(stats: Stats): Date {
+  return stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime;
+}
+
+/** Last segment of a POSIX or Windows path: the project name of a session's cwd. */
+export function lastPathSegment(p: string): string {
+  const parts = p.split(/[\\/]+/).filter((part) => part.length > 0);
+  return parts.at(-1) ?? p;
+}

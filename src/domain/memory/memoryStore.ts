@@ -1,0 +1,98 @@
+// The memory listing as the service uses it: loaded on demand, cached for a few seconds (the spec's
+// 5 s), shared between concurrent callers, and dropped on invalidate() when watchers see a change.
+import { readRegularFile } from '../files.js';
+import { type Logger, type MemoryListing, silentLogger } from '../types.js';
+import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
+
+export type { MemoryProjectInfo } from './loader.js';
+
+export interface MemoryStoreOptions {
+  claudeDir: string;
+  homeDir: string;
+  /** Read at every load, so projects discovered since the last one are included. */
+  projects: () => MemoryProjectInfo[];
+  logger?: Logger;
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export class MemoryStore {
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private cached: { memory: LoadedMemory; at: number } | null = null;
+  private pending: Promise<LoadedMemory> | null = null;
+  // Bumped by invalidate(): a load that started before it must not be cached as fresh.
+  private generation = 0;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: MemoryStoreOptions) {
+    this.ttlMs = options.ttlMs ?? 5000;
+    this.now = options.now ?? Date.now;
+    // The listing reloads every few seconds while the UI is open; a refused setting or an ignored
+    // value would otherwise be reported again on every load.
+    const seen = new Set<string>();
+    const target = options.logger ?? silentLogger;
+    this.logger = {
+      warn: (message) => {
+        if (seen.has(message)) return;
+        if (seen.size >= 1000) seen.clear();
+        seen.add(message);
+        target.warn(message);
+      },
+    };
+  }
+
+  async list(): Promise<MemoryListing> {
+    return (await this.load()).listing;
+  }
+
+  /**
+   * Raw text of a listed entry, or null. The id is only ever a key into the listing (never joined onto
+   * a path), so `../x` or `<id>/../../etc/passwd` cannot name anything that was not listed.
+   */
+  async content(id: string): Promise<string | null> {
+    const filepath = (await this.load()).filepathOf(id);
+    if (filepath === null) return null;
+    // Gone, unreadable, or swapped for a FIFO or directory since the listing: null, never a throw.
+    const read = await readRegularFile(filepath);
+    return read?.text ?? null;
+  }
+
+  /** Ids of entries whose raw content (frontmatter included) contains q, case-insensitively. */
+  async search(q: string): Promise<string[]> {
+    if (q === '') return [];
+    return (await this.load()).search(q);
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.cached = null;
+    this.pending = null;
+  }
+
+  private load(): Promise<LoadedMemory> {
+    if (this.cached && this.now() - this.cached.at < this.ttlMs) return Promise.resolve(this.cached.memory);
+    if (this.pending) return this.pending;
+    const generation = this.generation;
+    const pending = loadMemory({
+      claudeDir: this.options.claudeDir,
+      homeDir: this.options.homeDir,
+      projects: this.options.projects(),
+      logger: this.logger,
+    }).then(
+      (memory) => {
+        if (generation === this.generation) {
+          this.cached = { memory, at: this.now() };
+          this.pending = null;
+        }
+        return memory;
+      },
+      (error: unknown) => {
+        if (generation === this.generation) this.pending = null;
+        throw error;
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+}

@@ -1,0 +1,141 @@
+// Where an `autoMemoryDirectory` setting points, and whether the viewer may read it. A repository's
+// settings file is written by whoever wrote the repository, so its value is checked before any listing.
+import { createHash } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { readSettingsFile, settingsFilesFor } from '../../config/settings.js';
+import type { Logger } from '../types.js';
+
+export const SETTING_KEY = 'autoMemoryDirectory';
+
+/**
+ * The absolute directory a setting value names, or null when Claude Code would ignore the value:
+ * it must be absolute or start with `~/` (expanded against the home directory).
+ */
+export function expandMemoryDir(value: string, homeDir: string): string | null {
+  const v = value.trim();
+  if (v.startsWith('~/')) return path.resolve(homeDir, v.slice(2));
+  if (path.isAbsolute(v)) return path.resolve(v);
+  return null;
+}
+
+/** Stable across restarts: derived from the resolved directory path only. */
+export function customSourceId(resolvedDir: string): string {
+  return `custom-${createHash('sha256').update(resolvedDir).digest('hex').slice(0, 12)}`;
+}
+
+/** realpath when the path exists, else the lexical absolute path. */
+export async function realOrResolved(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+export interface RootPolicy {
+  home: string;
+  claude: string;
+  realHome: string;
+  realClaude: string;
+}
+
+export async function rootPolicy(homeDir: string, claudeDir: string): Promise<RootPolicy> {
+  return {
+    home: path.resolve(homeDir),
+    claude: path.resolve(claudeDir),
+    realHome: await realOrResolved(homeDir),
+    realClaude: await realOrResolved(claudeDir),
+  };
+}
+
+/**
+ * Why the viewer refuses to list `dir`, or null when it may. Refused: the file-system root, the home
+ * directory or any directory above it, and dot-directories of home (`~/.ssh`, `~/.gnupg/x`), except
+ * locations strictly inside the claude dir. Both the lexical and the real path are checked, so neither
+ * a symlink into `~/.ssh` nor a symlinked `~/.claude` changes the verdict.
+ */
+export async function refusalReason(dir: string, policy: RootPolicy): Promise<string | null> {
+  const lexical = path.resolve(dir);
+  const real = await realOrResolved(lexical);
+  return refusedBy(lexical, policy.home, policy.claude) ?? refusedRealPath(real, policy);
+}
+
+/** refusalReason for a path already resolved with realpath (a symlink target met during a walk). */
+export function refusedRealPath(real: string, policy: RootPolicy): string | null {
+  return refusedBy(real, policy.realHome, policy.realClaude);
+}
+
+function refusedBy(p: string, home: string, claude: string): string | null {
+  if (path.parse(p).root === p) return 'it is the file-system root';
+  if (p === home) return 'it is the home directory';
+  if (isInside(home, p)) return 'it contains the home directory';
+  if (isInside(p, claude)) return null;
+  const rel = path.relative(home, p);
+  if (isInside(p, home) && rel.split(path.sep)[0]!.startsWith('.')) return 'it is a dot-directory of home or inside one';
+  return null;
+}
+
+/** True when `child` is strictly below `parent`. */
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+export async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface MemorySetting {
+  /** The setting's raw value, for messages. */
+  value: string;
+  file: string;
+  /** The absolute directory it names. */
+  dir: string;
+}
+
+/** Reads settings files once per load: many cwds share one repository root. */
+export class SettingsReader {
+  private readonly cache = new Map<string, Promise<Record<string, unknown> | null>>();
+
+  constructor(private readonly claudeDir: string, private readonly homeDir: string, private readonly logger: Logger) {}
+
+  /** `autoMemoryDirectory` from the user settings file. */
+  user(): Promise<MemorySetting | null> {
+    return this.fromFile(path.join(this.claudeDir, 'settings.json'));
+  }
+
+  /** `autoMemoryDirectory` from `<root>/.claude/settings.local.json`, then `settings.json`, for each root in order. */
+  async repo(roots: string[]): Promise<MemorySetting | null> {
+    for (const root of roots) {
+      for (const { file, scope } of settingsFilesFor(root, this.claudeDir)) {
+        if (scope === 'user') continue;
+        const found = await this.fromFile(file);
+        if (found) return found;
+      }
+    }
+    return null;
+  }
+
+  private async fromFile(file: string): Promise<MemorySetting | null> {
+    let pending = this.cache.get(file);
+    if (!pending) {
+      pending = readSettingsFile(file, this.logger);
+      this.cache.set(file, pending);
+    }
+    const value = (await pending)?.[SETTING_KEY];
+    // Non-string and blank values are skipped, as Claude Code skips them.
+    if (typeof value !== 'string' || value.trim() === '') return null;
+    const dir = expandMemoryDir(value, this.homeDir);
+    if (dir === null) {
+      // Claude Code validates each source on its own, so an ignored value lets the next file answer.
+      this.logger.warn(`ignoring ${SETTING_KEY} "${value}" in ${file}: not absolute and not ~/`);
+      return null;
+    }
+    return { value, file, dir };
+  }
+}

@@ -1,0 +1,131 @@
+// Which memory directories exist and which of them Claude Code still reads: the default folder of every
+// project, plus the directories that user- and repo-level `autoMemoryDirectory` settings name.
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { lastPathSegment } from '../files.js';
+import { foldCase } from '../fold.js';
+import type { Logger, MemorySourceKind } from '../types.js';
+import { decodeProjectKey, encodeProjectPath, gitRootOf } from './projectKey.js';
+import {
+  type RootPolicy, SETTING_KEY, SettingsReader, customSourceId, isDirectory, realOrResolved, refusalReason,
+} from './roots.js';
+
+/** One `<claudeDir>/projects/<key>` folder; `cwd` comes from its session logs and may be unknown. */
+export interface MemoryProjectInfo {
+  key: string;
+  dir: string;
+  cwd: string | null;
+}
+
+export interface PlannedSource {
+  id: string;
+  kind: MemorySourceKind;
+  project: string;
+  cwd: string | null;
+  /** Real absolute path of the memory directory. */
+  dir: string;
+  active: boolean;
+}
+
+export const ALL_PROJECTS = 'All projects';
+
+/** Case-insensitive first, then exact, so the order is total and stable. */
+export function compareNames(a: string, b: string): number {
+  const fa = foldCase(a);
+  const fb = foldCase(b);
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export async function planSources(
+  claudeDir: string, homeDir: string, projects: MemoryProjectInfo[], policy: RootPolicy, logger: Logger,
+): Promise<PlannedSource[]> {
+  const settings = new SettingsReader(claudeDir, homeDir, logger);
+
+  const cwds = [...new Set(projects.map((p) => p.cwd).filter((c): c is string => c !== null))];
+  const rootOf = new Map<string, string>();
+  for (const cwd of cwds) rootOf.set(cwd, await gitRootOf(cwd));
+
+  const defaults = await defaultSources(policy.realClaude, projects, rootOf);
+
+  const candidates: PlannedSource[] = [];
+  const user = await settings.user();
+  if (user) {
+    // Claude Code uses the setting whether or not the directory exists yet: no default is read any more.
+    for (const source of defaults) source.active = false;
+    candidates.push({ id: '', kind: 'custom', project: ALL_PROJECTS, cwd: null, dir: user.dir, active: true });
+  }
+  for (const cwd of cwds) {
+    const root = rootOf.get(cwd)!;
+    const repo = await settings.repo(root === cwd ? [cwd] : [cwd, root]);
+    if (!repo) continue;
+    const replaced = new Set([encodeProjectPath(root), encodeProjectPath(cwd)]);
+    for (const source of defaults) if (replaced.has(source.id)) source.active = false;
+    candidates.push({ id: '', kind: 'custom', project: lastPathSegment(cwd), cwd, dir: repo.dir, active: true });
+  }
+
+  // Several projects may name the same directory; it is listed once, under the first project by name
+  // ("All projects" takes part in that order like any other name).
+  candidates.sort((a, b) => compareNames(a.project, b.project) || compareNames(a.cwd ?? '', b.cwd ?? ''));
+  const byDir = new Map<string, PlannedSource>(defaults.map((d) => [d.dir, d]));
+  const customs: PlannedSource[] = [];
+  for (const candidate of candidates) {
+    const refused = await refusalReason(candidate.dir, policy);
+    if (refused) {
+      logger.warn(`not listing ${SETTING_KEY} ${candidate.dir}: ${refused}`);
+      continue;
+    }
+    if (!(await isDirectory(candidate.dir))) continue;
+    const dir = await realOrResolved(candidate.dir);
+    const existing = byDir.get(dir);
+    if (existing) {
+      // A setting naming a default folder makes Claude Code read that folder: keep one source, active.
+      if (existing.kind === 'project') existing.active = true;
+      continue;
+    }
+    const source = { ...candidate, dir, id: customSourceId(dir) };
+    byDir.set(dir, source);
+    customs.push(source);
+  }
+  return [...defaults, ...customs];
+}
+
+async function defaultSources(
+  realClaude: string, projects: MemoryProjectInfo[], rootOf: Map<string, string>,
+): Promise<PlannedSource[]> {
+  const projectsDir = path.join(realClaude, 'projects');
+  let folders: Dirent[];
+  try {
+    folders = await readdir(projectsDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const cwdByKey = new Map<string, string>();
+  for (const p of projects) if (p.cwd !== null && !cwdByKey.has(p.key)) cwdByKey.set(p.key, p.cwd);
+  // A key without logs can still be the git root of a session started in a subfolder or worktree.
+  const rootByKey = new Map<string, string>();
+  for (const root of [...rootOf.values()].sort()) {
+    const key = encodeProjectPath(root);
+    if (!rootByKey.has(key)) rootByKey.set(key, root);
+  }
+
+  const sources: PlannedSource[] = [];
+  for (const folder of folders.map((f) => f.name).sort()) {
+    const memoryDir = path.join(projectsDir, folder, 'memory');
+    if (!(await isDirectory(memoryDir))) continue;
+    let cwd = cwdByKey.get(folder) ?? rootByKey.get(folder) ?? null;
+    let project: string;
+    if (cwd !== null) {
+      project = lastPathSegment(cwd);
+    } else {
+      const decoded = await decodeProjectKey(folder);
+      cwd = decoded.path;
+      project = decoded.name;
+    }
+    sources.push({
+      id: folder, kind: 'project', project, cwd, dir: await realOrResolved(memoryDir), active: true,
+    });
+  }
+  return sources;
+}

@@ -1,0 +1,43 @@
+// One plan file on disk -> the metadata the service lists, plus its folded text for search.
+import path from 'node:path';
+import { createdTime, readRegularFile } from '../files.js';
+import { foldCase } from '../fold.js';
+import { countLines, countWords, planTitle } from '../markdown/text.js';
+
+export interface PlanFileRecord {
+  filename: string;
+  filepath: string;
+  title: string;
+  size: number;
+  modifiedMs: number;
+  modified: string;
+  created: string;
+  lineCount: number;
+  wordCount: number;
+  /** Case-folded content, kept so a content search never touches the disk. */
+  folded: string;
+}
+
+/** Only regular `*.md` files directly in a plans folder; never dotfiles or in-flight `*.tmp.*` writes. */
+export function isPlanFileName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.') && !name.includes('.tmp.') && name.length > 3;
+}
+
+/** Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. */
+export async function readPlanFile(filepath: string): Promise<PlanFileRecord | null> {
+  const file = await readRegularFile(filepath);
+  if (!file) return null;
+  const filename = path.basename(filepath);
+  return {
+    filename,
+    filepath,
+    title: planTitle(file.text, filename),
+    size: file.stats.size,
+    modifiedMs: file.stats.mtimeMs,
+    modified: file.stats.mtime.toISOString(),
+    created: createdTime(file.stats).toISOString(),
+    lineCount: countLines(file.text),
+    wordCount: countWords(file.text),
+    folded: foldCase(file.text),
+  };
+}

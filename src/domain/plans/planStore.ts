@@ -1,0 +1,225 @@
+// The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { readRegularFile, lastPathSegment } from '../files.js';
+import { foldCase } from '../fold.js';
+import type { Logger, PlanMetadata } from '../types.js';
+import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
+
+/** What the store needs from the session index: the session and cwd that wrote a plan. */
+export interface PlanLinker {
+  linkForPlan(filename: string): { sessionId: string; cwd: string | null } | null;
+}
+
+export interface PlanChange {
+  changed: string[];
+  removed: string[];
+}
+
+export class PlanStore {
+  /** Keyed by absolute path: two folders may hold the same file name. */
+  private readonly files = new Map<string, PlanFileRecord>();
+  private folders: string[] = [];
+  private listCache: PlanMetadata[] | null = null;
+  private byName = new Map<string, PlanFileRecord>();
+  private readonly clashesLogged = new Set<string>();
+  private readonly listeners = new Set<(change: PlanChange) => void>();
+  /** Bumped on every visible change; HTTP layers key their serialized bodies on it. */
+  version = 0;
+
+  constructor(
+    private readonly linker: PlanLinker,
+    private readonly logger?: Logger,
+  ) {}
+
+  get folderList(): readonly string[] {
+    return this.folders;
+  }
+
+  onChange(listener: (change: PlanChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). */
+  async rescan(folders: string[]): Promise<PlanChange> {
+    this.folders = [...folders];
+    const before = new Map([...this.files].map(([file, record]) => [file, record]));
+    const paths = (await Promise.all(this.folders.map(listPlanPaths))).flat();
+    const fresh = new Map<string, PlanFileRecord>();
+    await forEachLimit(paths, 16, async (filepath) => {
+      const record = await readPlanFile(filepath);
+      if (record) fresh.set(filepath, record);
+    });
+    this.files.clear();
+    for (const [file, record] of fresh) this.files.set(file, record);
+    const changed = [...fresh.values()]
+      .filter((r) => before.get(r.filepath)?.modifiedMs !== r.modifiedMs || before.get(r.filepath)?.size !== r.size)
+      .map((r) => r.filename);
+    const removed = [...before.values()].filter((r) => !fresh.has(r.filepath)).map((r) => r.filename);
+    return this.changed({ changed, removed }, true);
+  }
+
+  /** Adds the folders not yet known and reads only those (a project's plansDirectory was discovered). */
+  async addFolders(folders: string[]): Promise<PlanChange> {
+    const added = folders.filter((f) => !this.folders.includes(f));
+    if (added.length === 0) return { changed: [], removed: [] };
+    this.folders.push(...added);
+    const changed: string[] = [];
+    const paths = (await Promise.all(added.map(listPlanPaths))).flat();
+    await forEachLimit(paths, 16, async (filepath) => {
+      const record = await readPlanFile(filepath);
+      if (record) {
+        this.files.set(filepath, record);
+        changed.push(record.filename);
+      }
+    });
+    return this.changed({ changed, removed: [] }, changed.length > 0);
+  }
+
+  /** A folder appeared, vanished or was recreated: re-list it and reconcile its files. */
+  async rescanFolder(folder: string): Promise<PlanChange> {
+    if (!this.folders.includes(folder)) return { changed: [], removed: [] };
+    const present = new Set(await listPlanPaths(folder));
+    const paths = new Set([...present, ...[...this.files.keys()].filter((f) => path.dirname(f) === folder)]);
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const filepath of paths) {
+      const change = await this.updatePath(filepath);
+      changed.push(...change.changed);
+      removed.push(...change.removed);
+    }
+    return { changed, removed };
+  }
+
+  /** One path changed on disk (watcher): re-read just that file, or forget it when it is gone. */
+  async updatePath(filepath: string): Promise<PlanChange> {
+    if (!this.folders.includes(path.dirname(filepath)) || !isPlanFileName(path.basename(filepath))) {
+      return { changed: [], removed: [] };
+    }
+    const previous = this.files.get(filepath);
+    const record = await readPlanFile(filepath);
+    if (record) {
+      this.files.set(filepath, record);
+      const same = previous && previous.modifiedMs === record.modifiedMs && previous.size === record.size &&
+        previous.folded === record.folded;
+      return this.changed({ changed: [record.filename], removed: [] }, !same);
+    }
+    if (!previous) return { changed: [], removed: [] };
+    this.files.delete(filepath);
+    this.listCache = null;
+    const stillListed = this.pick(previous.filename) !== undefined;
+    return this.changed(stillListed ? { changed: [previous.filename], removed: [] } : { changed: [], removed: [previous.filename] }, true);
+  }
+
+  /** Session links changed: the list must be rebuilt, no file needs reading. */
+  linksChanged(): void {
+    this.changed({ changed: [], removed: [] }, true);
+  }
+
+  get count(): number {
+    return this.list().length;
+  }
+
+  /** Newest first, ties by file name; one entry per file name (the most recently modified wins). */
+  list(): PlanMetadata[] {
+    if (this.listCache) return this.listCache;
+    const byName = new Map<string, PlanFileRecord>();
+    for (const record of this.files.values()) {
+      const other = byName.get(record.filename);
+      if (other) {
+        this.logClash(record, other);
+        if (other.modifiedMs > record.modifiedMs || (other.modifiedMs === record.modifiedMs && other.filepath < record.filepath)) continue;
+      }
+      byName.set(record.filename, record);
+    }
+    this.byName = byName;
+    const records = [...byName.values()].sort((a, b) =>
+      b.modifiedMs - a.modifiedMs || (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
+    this.listCache = records.map((r) => this.toMetadata(r));
+    return this.listCache;
+  }
+
+  /** The listed plan of that file name, if any: the only way a request can name a file. */
+  find(filename: string): PlanMetadata | undefined {
+    const record = this.pick(filename);
+    return record ? this.toMetadata(record) : undefined;
+  }
+
+  /** Current content of a listed plan; null when it is not listed or vanished since. */
+  async content(filename: string): Promise<string | null> {
+    const record = this.pick(filename);
+    if (!record) return null;
+    const file = await readRegularFile(record.filepath);
+    return file ? file.text : null;
+  }
+
+  /** File names of plans whose content contains q, case-insensitively, in list order. */
+  search(q: string): string[] {
+    if (q.length === 0) return [];
+    const needle = foldCase(q);
+    const hits: string[] = [];
+    for (const plan of this.list()) {
+      const record = this.files.get(plan.filepath);
+      if (record?.folded.includes(needle)) hits.push(plan.filename);
+    }
+    return hits;
+  }
+
+  private pick(filename: string): PlanFileRecord | undefined {
+    this.list();
+    return this.byName.get(filename);
+  }
+
+  private toMetadata(r: PlanFileRecord): PlanMetadata {
+    const link = this.linker.linkForPlan(r.filename);
+    return {
+      filename: r.filename,
+      filepath: r.filepath,
+      title: r.title,
+      size: r.size,
+      modified: r.modified,
+      created: r.created,
+      lineCount: r.lineCount,
+      wordCount: r.wordCount,
+      project: link?.cwd ? lastPathSegment(link.cwd) : null,
+      sessionId: link?.sessionId ?? null,
+    };
+  }
+
+  private logClash(a: PlanFileRecord, b: PlanFileRecord): void {
+    if (this.clashesLogged.has(a.filename)) return;
+    this.clashesLogged.add(a.filename);
+    this.logger?.warn(`two plans are named ${a.filename} (${a.filepath}, ${b.filepath}); listing the newer one`);
+  }
+
+  private changed(change: PlanChange, visible: boolean): PlanChange {
+    if (!visible) return change;
+    this.listCache = null;
+    this.version++;
+    for (const listener of this.listeners) listener(change);
+    return change;
+  }
+}
+
+/** Plan file paths directly inside a folder; a missing or unreadable folder has none. */
+async function listPlanPaths(folder: string): Promise<string[]> {
+  try {
+    const entries = await readdir(folder, { withFileTypes: true });
+    // Symlinks are kept here and judged by readPlanFile's fstat: a link to a regular file is a plan.
+    return entries
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && isPlanFileName(e.name))
+      .map((e) => path.join(folder, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Runs fn over items with at most `limit` in flight: enough to overlap I/O without a file-handle storm. */
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,245 @@
+// The slug -> session -> cwd index over Claude Code's session logs: which session wrote a plan, and which
+// project (cwd) each session and each projects/<folder> belongs to. Logs are read incrementally.
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { silentLogger, type Logger } from '../types.js';
+import { forEachLimit, KeyedLock, Pool } from './concurrency.js';
+import { buildView, sameView, type IndexView, type TrackedFile } from './indexView.js';
+import { isSlug } from './lineScanner.js';
+import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
+import { createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadSlot } from './logReader.js';
+import { readSnapshot, writeSnapshot } from './snapshot.js';
+
+export interface SessionLink {
+  sessionId: string;
+  cwd: string | null;
+}
+
+/** One per folder under <claudeDir>/projects. */
+export interface ProjectFolder {
+  key: string;
+  dir: string;
+  cwd: string | null;
+}
+
+export interface SessionIndexOptions {
+  projectsDir: string;
+  logger?: Logger;
+  /** Read size per chunk; tests shrink it to cross many chunk boundaries. */
+  chunkBytes?: number;
+}
+
+export interface SessionScanStats {
+  /** Bytes read from logs since the index was created. */
+  bytesRead: number;
+  /** Most line bytes any scanner held at once (bounded by a key plus one value, whatever the lines). */
+  maxRetainedBytes: number;
+  /** Logs currently tracked. */
+  trackedFiles: number;
+}
+
+/** Files open at once, and so read buffers alive at once. */
+const READ_CONCURRENCY = 4;
+const AGENT_MARK = '-agent-';
+const AGENT_ID_RE = /^[A-Za-z0-9_-]+$/;
+
+/** Slugs a plan file name can stand for: `<slug>.md` first, then `<slug>-agent-<id>.md` splits. */
+function candidateSlugs(planFilename: string): string[] {
+  if (!planFilename.endsWith('.md')) return [];
+  const base = planFilename.slice(0, -3);
+  const slugs = isSlug(base) ? [base] : [];
+  // A slug may itself contain "-agent-" (prompt-seeded slugs), so every split is a candidate.
+  for (let at = base.lastIndexOf(AGENT_MARK); at > 0; at = base.lastIndexOf(AGENT_MARK, at - 1)) {
+    const slug = base.slice(0, at);
+    if (isSlug(slug) && AGENT_ID_RE.test(base.slice(at + AGENT_MARK.length))) slugs.push(slug);
+  }
+  return slugs;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await lstat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export class SessionIndex {
+  private readonly projectsDir: string;
+  private readonly logger: Logger;
+  private readonly files = new Map<string, TrackedFile>();
+  private readonly folders = new Map<string, string>();
+  private view: IndexView;
+  /** Files or folders changed since the view was last built. */
+  private dirty = false;
+  private readonly fileLocks = new KeyedLock();
+  private readonly slots: Pool<ReadSlot>;
+  private refreshTail: Promise<unknown> = Promise.resolve();
+  private readonly warned = new Set<string>();
+  private bytesRead = 0;
+  private maxRetained = 0;
+
+  constructor(options: SessionIndexOptions) {
+    this.projectsDir = path.resolve(options.projectsDir);
+    this.logger = options.logger ?? silentLogger;
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    this.slots = new Pool(READ_CONCURRENCY, () => createReadSlot(chunkBytes));
+    this.view = buildView(this.files, this.folders);
+  }
+
+  /** Discovers every log, reads only unread bytes, forgets vanished files. True when any answer changed. */
+  refresh(): Promise<boolean> {
+    const run = this.refreshTail.then(() => this.refreshNow());
+    this.refreshTail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A watcher saw this path change, appear or vanish. True when any answer changed. */
+  async updateFile(absPath: string): Promise<boolean> {
+    const abs = path.resolve(absPath);
+    const seg = relativeSegments(this.projectsDir, abs);
+    if (seg === null) return false;
+    const [folder] = seg;
+    if (folder === undefined) return this.refresh();
+    if (isLogSegments(seg)) {
+      await this.syncFile(abs, folder);
+      // A vanished log may be the first sign that its whole folder went.
+      const folderGone = !this.files.has(abs) && this.folders.has(folder) &&
+        !(await isDirectory(path.join(this.projectsDir, folder)));
+      if (folderGone) await this.syncTree([folder]);
+    } else if (mayContainLogs(seg)) {
+      await this.syncTree(seg);
+    }
+    return this.publish();
+  }
+
+  /** Whether the index reads this path (the watcher's filter). A pure path check. */
+  isSessionLog(absPath: string): boolean {
+    const seg = relativeSegments(this.projectsDir, absPath);
+    return seg !== null && isLogSegments(seg);
+  }
+
+  /** `<slug>.md` -> the session whose lines carry that slug; `<slug>-agent-<id>.md` -> <slug>'s session. */
+  linkForPlan(planFilename: string): SessionLink | null {
+    for (const slug of candidateSlugs(planFilename)) {
+      const sessionId = this.view.slugs.get(slug);
+      if (sessionId !== undefined) return { sessionId, cwd: this.view.sessions.get(sessionId) ?? null };
+    }
+    return null;
+  }
+
+  cwdForSession(sessionId: string): string | null {
+    return this.view.sessions.get(sessionId) ?? null;
+  }
+
+  /** Every directory under projects/, with the last cwd seen in its logs. Sorted by key. */
+  projectFolders(): ProjectFolder[] {
+    return [...this.view.folders]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, dir]) => ({ key, dir, cwd: this.view.folderCwds.get(key) ?? null }));
+  }
+
+  /** Distinct cwds: each session's last cwd and each folder's last cwd. Sorted. */
+  knownCwds(): string[] {
+    return [...this.view.cwds];
+  }
+
+  scanStats(): SessionScanStats {
+    return { bytesRead: this.bytesRead, maxRetainedBytes: this.maxRetained, trackedFiles: this.files.size };
+  }
+
+  toJSON(): unknown {
+    return writeSnapshot(this.projectsDir, this.folders, this.files);
+  }
+
+  /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
+  static fromJSON(data: unknown, options: SessionIndexOptions): SessionIndex | null {
+    const index = new SessionIndex(options);
+    const restored = readSnapshot(data, index.projectsDir);
+    if (restored === null) return null;
+    for (const [key, dir] of restored.folders) index.folders.set(key, dir);
+    for (const [file, tracked] of restored.files) index.files.set(file, tracked);
+    index.view = buildView(index.files, index.folders);
+    return index;
+  }
+
+  private async refreshNow(): Promise<boolean> {
+    const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message));
+    this.setFolders(found.folders);
+    // Known files missing from the listing are synced too: their own lstat decides that they are gone,
+    // so a file a concurrent updateFile just added is not dropped on the strength of an older listing.
+    const targets = new Set(found.files);
+    for (const file of this.files.keys()) targets.add(file);
+    await forEachLimit([...targets], READ_CONCURRENCY, (file) => this.syncFile(file));
+    return this.publish();
+  }
+
+  /** Re-lists the directory at `seg` (a folder or a session's subagent tree) and syncs what is in it. */
+  private async syncTree(seg: string[]): Promise<void> {
+    const dir = path.join(this.projectsDir, ...seg);
+    const exists = await isDirectory(dir);
+    const [folder] = seg;
+    if (seg.length === 1 && folder !== undefined) {
+      if (exists && !this.folders.has(folder)) {
+        this.folders.set(folder, dir);
+        this.dirty = true;
+      } else if (!exists && this.folders.delete(folder)) {
+        this.dirty = true;
+      }
+    }
+    const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m))).files : []);
+    const prefix = dir + path.sep;
+    for (const file of this.files.keys()) if (file.startsWith(prefix)) targets.add(file);
+    await forEachLimit([...targets], READ_CONCURRENCY, (file) => this.syncFile(file));
+  }
+
+  private setFolders(keys: string[]): void {
+    const next = new Map(keys.map((key): [string, string] => [key, path.join(this.projectsDir, key)]));
+    if (next.size === this.folders.size && keys.every((key) => this.folders.has(key))) return;
+    this.folders.clear();
+    for (const [key, dir] of next) this.folders.set(key, dir);
+    this.dirty = true;
+  }
+
+  /** Brings one log up to date. Calls for the same file run one at a time, so no bytes count twice. */
+  private syncFile(file: string, folderKey?: string): Promise<void> {
+    return this.fileLocks.run(file, async () => {
+      const previous = this.files.get(file);
+      const result = await this.slots.use((slot) => readLog(file, previous?.log ?? null, slot));
+      if (result.kind === 'gone') {
+        if (previous !== undefined && this.files.delete(file) && hasFacts(previous.log.facts)) this.dirty = true;
+      } else if (result.kind === 'failed') {
+        this.warnOnce(`cannot read session log ${file}: ${result.message}`);
+      } else if (result.kind === 'read') {
+        const folder = folderKey ?? previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
+        if (folder === undefined) return;
+        this.bytesRead += result.bytesRead;
+        this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
+        this.files.set(file, { folder, log: result.log });
+        if (!this.folders.has(folder)) {
+          this.folders.set(folder, path.join(this.projectsDir, folder));
+          this.dirty = true;
+        }
+        // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters.
+        if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) this.dirty = true;
+      }
+    });
+  }
+
+  /** Rebuilds the view after changes; true when any answer differs from before. */
+  private publish(): boolean {
+    if (!this.dirty) return false;
+    this.dirty = false;
+    const next = buildView(this.files, this.folders);
+    const changed = !sameView(this.view, next);
+    this.view = next;
+    return changed;
+  }
+
+  /** Each distinct problem is reported once: a refresh loop must not flood the log. */
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    if (this.warned.size < 1000) this.warned.add(message);
+    this.logger.warn(message);
+  }
+}

@@ -1,0 +1,42 @@
+// A JSON body rebuilt only when its source changes, with an ETag and a gzip copy made on first demand.
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+interface Built {
+  version: number;
+  body: Buffer;
+  etag: string;
+  gzipped: Buffer | null;
+}
+
+export class CachedJson {
+  private built: Built | null = null;
+
+  constructor(
+    private readonly version: () => number,
+    private readonly build: () => unknown,
+  ) {}
+
+  current(): Built {
+    const version = this.version();
+    if (this.built?.version !== version) {
+      const body = Buffer.from(JSON.stringify(this.build()));
+      const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+      this.built = { version, body, etag, gzipped: null };
+    }
+    return this.built;
+  }
+
+  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const built = this.current();
+    void reply.header('etag', built.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    if (request.headers['if-none-match'] === built.etag) return reply.code(304).send();
+    void reply.type('application/json; charset=utf-8');
+    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && built.body.length > 1024) {
+      built.gzipped ??= gzipSync(built.body, { level: 6 });
+      return reply.header('content-encoding', 'gzip').send(built.gzipped);
+    }
+    return reply.send(built.body);
+  }
+}

@@ -1,0 +1,80 @@
+// Who may talk to the service: the Host allowlist (the only defence against DNS rebinding) and the
+// same-origin rule for state-changing requests (the defence against other web pages, CSRF).
+import type { IncomingMessage } from 'node:http';
+
+export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+export interface GuardConfig {
+  /** Host names accepted besides the loopback names (from --allow-host), lowercase. */
+  allowedHosts: readonly string[];
+  /** The port the server really listens on; an Origin must name it. */
+  port: () => number;
+}
+
+const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i;
+
+/** Hostname of a Host header (`name[:port]`), lowercase, IPv6 kept in brackets; null when malformed. */
+export function hostnameOf(authority: string): string | null {
+  const match = AUTHORITY.exec(authority);
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+function isAllowedName(hostname: string, config: GuardConfig): boolean {
+  return (LOOPBACK_NAMES as readonly string[]).includes(hostname) || config.allowedHosts.includes(hostname);
+}
+
+/** Exactly one Host header whose hostname is a loopback name or one the user allowed. */
+export function hostAllowed(req: IncomingMessage, config: GuardConfig): boolean {
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  }
+  const host = req.headers.host;
+  if (hosts !== 1 || !host) return false;
+  const hostname = hostnameOf(host);
+  return hostname !== null && isAllowedName(hostname, config);
+}
+
+/**
+ * A state-changing request must come from our own page or from a non-browser client. Sec-Fetch-Site is
+ * trusted when present (browsers set it and pages cannot forge it); otherwise Origin must be our own
+ * origin (any loopback alias, our port); with neither header the client is not a browser (curl, scripts).
+ */
+export function sameOriginAllowed(req: IncomingMessage, config: GuardConfig): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === 'null') return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || url.origin !== origin.toLowerCase().replace(/\/$/, '')) return false;
+  const port = url.port === '' ? 80 : Number(url.port);
+  return port === config.port() && isAllowedName(url.hostname.toLowerCase(), config);
+}
+
+/** Headers on every response, API and UI alike (a JSON body with a CSP costs nothing). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  // Mermaid writes <style> elements into its SVGs, hence 'unsafe-inline' for styles only; scripts stay 'self'.
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; '),
+};

@@ -1,0 +1,22 @@
+// GET /api/memory, /api/memory/content, /api/memory/search.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Viewer } from '../../viewer.js';
+import { sendText } from '../errors.js';
+import { routes } from '../schemas.js';
+
+export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  typed.get('/api/memory', { schema: routes.memory }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(await viewer.memory.list())));
+
+  typed.get('/api/memory/content', { schema: routes.memoryContent }, async (request, reply) => {
+    const content = await viewer.memory.content(request.query.id);
+    if (content === null) return sendText(reply, 404, 'Memory not found');
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ content }));
+  });
+
+  typed.get('/api/memory/search', { schema: routes.memorySearch }, async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify({ ids: await viewer.memory.search(request.query.q) })));
+}

@@ -1,0 +1,29 @@
+// GET /api/plans, /api/plans/{filename}/content, /api/search, /api/projects.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Viewer } from '../../viewer.js';
+import { sendText } from '../errors.js';
+import { routes } from '../schemas.js';
+import { CachedJson } from '../cachedJson.js';
+
+export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The list is serialized once per change and served as bytes: it is the hottest and largest answer.
+  const planList = new CachedJson(() => viewer.plans.version, () => ({ plans: viewer.plans.list() }));
+
+  typed.get('/api/plans', { schema: routes.plans }, (request, reply) => planList.send(request, reply));
+
+  typed.get('/api/plans/:filename/content', { schema: routes.planContent }, async (request, reply) => {
+    const content = await viewer.plans.content(request.params.filename);
+    if (content === null) return sendText(reply, 404, 'Plan not found');
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ content }));
+  });
+
+  typed.get('/api/search', { schema: routes.search }, (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify({ filenames: viewer.plans.search(request.query.q) })));
+
+  typed.get('/api/projects', { schema: routes.projects }, (_request, reply) => {
+    const projects = [...new Set(viewer.plans.list().flatMap((p) => (p.project === null ? [] : [p.project])))].sort();
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ projects }));
+  });
+}

@@ -1,0 +1,110 @@
+// Builds the fastify app: guards first, then thin routes over the Viewer, then the OpenAPI document.
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Viewer } from '../viewer.js';
+import { installErrorHandling, sendText, statusText, type RouteTable } from './errors.js';
+import { hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
+import { openapiOptions } from './openapi.js';
+import { actionRoutes, type Opener } from './routes/actions.js';
+import { eventRoutes } from './routes/events.js';
+import { memoryRoutes } from './routes/memory.js';
+import { planRoutes } from './routes/plans.js';
+import { loadUi, staticUiRoutes } from './routes/staticUi.js';
+import { routes, sharedSchemas } from './schemas.js';
+
+export interface ServerOptions {
+  viewer: Viewer;
+  opener: Opener;
+  allowedHosts?: readonly string[];
+  /** Folder of the built UI (dist/web); a missing folder serves a hint instead of the UI. */
+  webDir: string;
+  /** Per-launch token required on every request when bound to a non-loopback address (security rule 1). */
+  accessToken?: string | null;
+}
+
+const BODY_LIMIT = 16 * 1024;
+
+/** The API paths and their methods: an unknown method on one of them is a 405, not a 404. */
+const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
+  { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/api\/plans$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/api\/plans\/[^/]+\/content$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/api\/(search|memory|memory\/content|memory\/search|projects|openapi\.json|events)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/api\/(refresh|open)$/, methods: ['POST'] },
+];
+
+const routeTable: RouteTable = {
+  methodsFor: (pathname) => API_ROUTES.find((r) => r.pattern.test(pathname))?.methods ?? [],
+};
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const guard: GuardConfig = {
+    allowedHosts: (options.allowedHosts ?? []).map((h) => h.toLowerCase()),
+    port: () => {
+      const address = app.server.address();
+      return typeof address === 'object' && address ? address.port : 0;
+    },
+  };
+
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    // Slow-header and slow-body clients are cut off (security rule 6). A missing Host is left to the
+    // guard, which answers it like any other foreign Host (403) rather than Node's bare 400.
+    http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, requireHostHeader: false } as object,
+    return503OnClosing: true,
+    // Errors raised before routing (a malformed percent-escape) bypass the error handler.
+    frameworkErrors: (error, _request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      void reply.headers(SECURITY_HEADERS);
+      return sendText(reply, status >= 400 && status < 500 ? 400 : 500, statusText(status >= 500 ? 500 : 400));
+    },
+  });
+
+  app.removeAllContentTypeParsers();
+  // JSON only, and an empty JSON body is "no body" (POST /api/refresh sends none).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Malformed JSON body'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(SECURITY_HEADERS);
+    if (!hostAllowed(request.raw, guard)) return void sendText(reply, 403, 'Forbidden: host not allowed');
+    if (options.accessToken && !hasToken(request.raw.headers, request.url, options.accessToken)) {
+      return void sendText(reply, 403, 'Forbidden: missing or wrong access token');
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOriginAllowed(request.raw, guard)) {
+      return void sendText(reply, 403, 'Forbidden: cross-origin request');
+    }
+    done();
+  });
+
+  installErrorHandling(app, routeTable);
+  await app.register(swagger, openapiOptions());
+  for (const schema of sharedSchemas) app.addSchema(schema);
+
+  planRoutes(app, options.viewer);
+  memoryRoutes(app, options.viewer);
+  actionRoutes(app, options.viewer, options.opener);
+  eventRoutes(app, options.viewer);
+  app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
+  staticUiRoutes(app, await loadUi(options.webDir));
+
+  await app.ready();
+  return app;
+}
+
+/** The token of a non-loopback launch: a header for scripts, a cookie for the browser after ?token=. */
+function hasToken(headers: import('node:http').IncomingHttpHeaders, url: string, token: string): boolean {
+  if (headers['x-viewer-token'] === token) return true;
+  const cookie = headers.cookie ?? '';
+  if (cookie.split(/;\s*/).includes(`pmv_token=${token}`)) return true;
+  const query = url.includes('?') ? new URLSearchParams(url.slice(url.indexOf('?') + 1)) : null;
+  return query?.get('token') === token;
+}

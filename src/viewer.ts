@@ -1,0 +1,137 @@
+// The running viewer: session index, plan store and memory store over one claude dir, kept fresh by
+// watchers. This is the seam between the domain and its users (HTTP, CLI, benchmark); it knows no HTTP.
+import path from 'node:path';
+import { MemoryStore } from './domain/memory/memoryStore.js';
+import { discoverPlanFolders } from './domain/plans/planFolders.js';
+import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
+import { SessionIndex } from './domain/sessions/sessionIndex.js';
+import type { Logger } from './domain/types.js';
+import { Watchers } from './watch/watchers.js';
+
+export interface ViewerOptions {
+  claudeDir: string;
+  homeDir: string;
+  logger: Logger;
+  /** Tests of pure listing behaviour turn watching off; the product always watches. */
+  watch?: boolean;
+}
+
+export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
+
+/** Runs async tasks one after another, so two updates of the same store never interleave. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task, task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export class Viewer {
+  readonly sessions: SessionIndex;
+  readonly plans: PlanStore;
+  readonly memory: MemoryStore;
+  private readonly watchers: Watchers | null;
+  private readonly listeners = new Set<(event: ViewerEvent) => void>();
+  private readonly planQueue = new SerialQueue();
+  private readonly sessionQueue = new SerialQueue();
+
+  private constructor(readonly options: ViewerOptions) {
+    const projectsDir = path.join(options.claudeDir, 'projects');
+    this.sessions = new SessionIndex({ projectsDir, logger: options.logger });
+    this.plans = new PlanStore(this.sessions, options.logger);
+    this.memory = new MemoryStore({
+      claudeDir: options.claudeDir,
+      homeDir: options.homeDir,
+      projects: () => this.sessions.projectFolders(),
+      logger: options.logger,
+    });
+    this.plans.onChange((change) => this.emit({ type: 'plans', ...change }));
+    this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
+  }
+
+  /** Scans everything once, then starts watching. */
+  static async open(options: ViewerOptions): Promise<Viewer> {
+    const viewer = new Viewer(options);
+    await viewer.sessions.refresh();
+    await viewer.plans.rescan(await viewer.planFolders());
+    await viewer.watchers?.start(viewer.plans.folderList);
+    return viewer;
+  }
+
+  onEvent(listener: (event: ViewerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** POST /api/refresh: everything from disk now, both caches dropped. */
+  async refresh(): Promise<{ before: number; after: number }> {
+    const before = this.plans.count;
+    await this.sessionQueue.run(() => this.sessions.refresh());
+    const folders = await this.planFolders();
+    await this.planQueue.run(() => this.plans.rescan(folders));
+    await this.watchers?.setPlanFolders(folders);
+    this.memoryChanged();
+    return { before, after: this.plans.count };
+  }
+
+  /** A plan folder reported one path. */
+  planPathChanged(filepath: string): Promise<void> {
+    return this.planQueue.run(async () => void (await this.plans.updatePath(filepath)));
+  }
+
+  /** A plan folder appeared or vanished as a whole: re-list just that folder. */
+  planFolderChanged(dir: string): Promise<void> {
+    return this.planQueue.run(async () => void (await this.plans.rescanFolder(dir)));
+  }
+
+  /** A session log grew, appeared or vanished. */
+  async logChanged(filepath: string | null): Promise<void> {
+    const changed = await this.sessionQueue.run(() =>
+      filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
+    if (!changed) return;
+    // New cwds can bring new plansDirectory folders and repo-level memory settings.
+    const folders = await this.planFolders();
+    await this.planQueue.run(async () => {
+      await this.plans.addFolders(folders);
+      this.plans.linksChanged();
+    });
+    await this.watchers?.setPlanFolders(folders);
+    this.memoryChanged();
+  }
+
+  /** Any memory file or memory setting changed: the next listing is read fresh. */
+  memoryChanged(): void {
+    this.memory.invalidate();
+    this.emit({ type: 'memory' });
+  }
+
+  /** Periodic full pass used when a watcher failed (ENOSPC, EMFILE): slower, but nothing goes stale. */
+  async rescanAll(): Promise<void> {
+    await this.logChanged(null);
+    const folders = await this.planFolders();
+    await this.planQueue.run(() => this.plans.rescan(folders));
+    this.memoryChanged();
+  }
+
+  async close(): Promise<void> {
+    await this.watchers?.close();
+    this.listeners.clear();
+  }
+
+  private async planFolders(): Promise<string[]> {
+    const folders = await discoverPlanFolders(this.options.claudeDir, this.sessions.knownCwds(), this.options.logger);
+    return folders.map((f) => f.dir);
+  }
+
+  private emit(event: ViewerEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.logger.warn(`event listener failed: ${String(error)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,149 @@
+// Which folders are watched and what a change in each means for the viewer.
+import path from 'node:path';
+import type { Logger } from '../domain/types.js';
+import { TreeWatcher } from './treeWatcher.js';
+
+/** What the watchers drive; implemented by Viewer. */
+export interface WatchTarget {
+  readonly options: { claudeDir: string };
+  readonly sessions: { isSessionLog(absPath: string): boolean };
+  readonly memory: { list(): Promise<{ sources: { kind: string; dir: string }[] }> };
+  planPathChanged(filepath: string): Promise<void>;
+  planFolderChanged(dir: string): Promise<void>;
+  logChanged(filepath: string | null): Promise<void>;
+  memoryChanged(): void;
+  rescanAll(): Promise<void>;
+}
+
+const FALLBACK_RESCAN_MS = 5000;
+const MEMORY_DEBOUNCE_MS = 100;
+// Deep enough for projects/<key>/<session>/subagents/workflows/<run>/agent-x.jsonl and nested memory topics.
+const PROJECTS_DEPTH = 6;
+const CUSTOM_MEMORY_DEPTH = 8;
+
+export class Watchers {
+  private readonly planWatchers = new Map<string, TreeWatcher>();
+  private readonly memoryWatchers = new Map<string, TreeWatcher>();
+  private projectsWatcher: TreeWatcher | null = null;
+  private fallbackTimer: NodeJS.Timeout | null = null;
+  private memoryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly target: WatchTarget,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(planFolders: readonly string[]): Promise<void> {
+    const projectsDir = path.join(this.target.options.claudeDir, 'projects');
+    this.projectsWatcher = new TreeWatcher(projectsDir, {
+      depth: PROJECTS_DEPTH,
+      ignore: (p) => isIgnoredProjectPath(projectsDir, p),
+      onEvent: (event) => {
+        if (event.kind !== 'file') return void this.target.logChanged(null).catch(this.warn);
+        if (isMemoryPath(projectsDir, event.path)) return this.memoryTouched();
+        if (this.target.sessions.isSessionLog(event.path)) void this.target.logChanged(event.path).catch(this.warn);
+      },
+      onError: (error) => this.failed(error),
+    });
+    await Promise.all([this.projectsWatcher.ready(), this.setPlanFolders(planFolders), this.syncMemoryDirs()]);
+  }
+
+  /** Watches exactly these plan folders (new projects bring new plansDirectory folders). */
+  async setPlanFolders(folders: readonly string[]): Promise<void> {
+    if (this.closed) return;
+    const wanted = new Set(folders);
+    const started: Promise<void>[] = [];
+    for (const dir of wanted) {
+      if (this.planWatchers.has(dir)) continue;
+      const watcher = new TreeWatcher(dir, {
+        depth: 0,
+        onEvent: (event) => {
+          const task = event.kind === 'file' ? this.target.planPathChanged(event.path) : this.target.planFolderChanged(dir);
+          void task.catch(this.warn);
+        },
+        onError: (error) => this.failed(error),
+      });
+      this.planWatchers.set(dir, watcher);
+      started.push(watcher.ready());
+    }
+    for (const [dir, watcher] of this.planWatchers) {
+      if (!wanted.has(dir)) {
+        this.planWatchers.delete(dir);
+        started.push(watcher.close());
+      }
+    }
+    await Promise.all(started);
+  }
+
+  /** Custom memory folders live outside the claude dir; watch each one the listing names. */
+  async syncMemoryDirs(): Promise<void> {
+    if (this.closed) return;
+    let dirs: string[];
+    try {
+      const listing = await this.target.memory.list();
+      dirs = listing.sources.filter((s) => s.kind === 'custom').map((s) => s.dir);
+    } catch (error) {
+      this.warn(error);
+      return;
+    }
+    const started: Promise<void>[] = [];
+    for (const dir of dirs) {
+      if (this.memoryWatchers.has(dir)) continue;
+      const watcher = new TreeWatcher(dir, {
+        depth: CUSTOM_MEMORY_DEPTH,
+        onEvent: () => this.memoryTouched(),
+        onError: (error) => this.failed(error),
+      });
+      this.memoryWatchers.set(dir, watcher);
+      started.push(watcher.ready());
+    }
+    await Promise.all(started);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.fallbackTimer) clearInterval(this.fallbackTimer);
+    if (this.memoryTimer) clearTimeout(this.memoryTimer);
+    const all = [...this.planWatchers.values(), ...this.memoryWatchers.values()];
+    if (this.projectsWatcher) all.push(this.projectsWatcher);
+    this.planWatchers.clear();
+    this.memoryWatchers.clear();
+    await Promise.all(all.map((w) => w.close().catch(() => undefined)));
+  }
+
+  private memoryTouched(): void {
+    if (this.memoryTimer) clearTimeout(this.memoryTimer);
+    this.memoryTimer = setTimeout(() => {
+      this.memoryTimer = null;
+      if (!this.closed) this.target.memoryChanged();
+    }, MEMORY_DEBOUNCE_MS);
+  }
+
+  /** A watch failed (inotify limits, permissions): keep serving, fall back to periodic full rescans. */
+  private failed(error: Error): void {
+    if (this.closed || this.fallbackTimer) return;
+    this.logger.warn(`file watching failed (${error.message}); rescanning every ${FALLBACK_RESCAN_MS / 1000} s instead`);
+    this.fallbackTimer = setInterval(() => void this.target.rescanAll().catch(this.warn), FALLBACK_RESCAN_MS);
+    this.fallbackTimer.unref();
+  }
+
+  private readonly warn = (error: unknown): void => {
+    this.logger.warn(`update failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
+}
+
+function segmentsUnder(root: string, p: string): string[] {
+  return path.relative(root, p).split(path.sep);
+}
+
+/** projects/<key>/memory/** */
+function isMemoryPath(projectsDir: string, p: string): boolean {
+  return segmentsUnder(projectsDir, p)[1] === 'memory';
+}
+
+/** Tool output folders hold thousands of files nobody needs watched. */
+function isIgnoredProjectPath(projectsDir: string, p: string): boolean {
+  const segments = segmentsUnder(projectsDir, p);
+  return segments.includes('tool-results') || p.endsWith('.meta.json');
+}

@@ -1,0 +1,136 @@
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempHome, uuid } from '../helpers/home.js';
+import { bannerUrl, runCli } from '../helpers/cli.js';
+
+let home: TempHome;
+
+beforeAll(async () => {
+  home = await TempHome.create();
+  const repo = await home.repo('webapp');
+  await home.plan('linked-plan.md', '# Plan: Linked\n');
+  await home.plan('other-plan.md', '# Other\n');
+  await home.session(repo, uuid(1), ['linked-plan']);
+  await home.write(`projects/${repo.replace(/[^A-Za-z0-9]/g, '-')}/memory/MEMORY.md`, '# Memory\n');
+});
+
+afterAll(async () => {
+  await home?.cleanup();
+});
+
+function occupy(port: number): Promise<net.Server | null> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+describe('flags', () => {
+  it('prints the version and the help', async () => {
+    const version = runCli(['--version']);
+    expect(await version.exited).toBe(0);
+    expect(version.stdout()).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = runCli(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.stdout()).toContain('Usage: plan-memory-viewer');
+  });
+
+  it.each([['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--port'], ['stray'], ['--allow-host', 'a b']])(
+    'answers bad flags %j with the usage and exit code 2', async (...args) => {
+      const run = runCli(args);
+      expect(await run.exited).toBe(2);
+      expect(run.stderr()).toContain('Usage: plan-memory-viewer');
+    });
+
+  it('refuses a non-loopback --host without --expose', async () => {
+    const run = runCli(['--host', '0.0.0.0', '--claude-dir', home.claude]);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toContain('--expose');
+  });
+});
+
+describe('serving', () => {
+  it('prints the URL, the claude dir and the counts, serves, and stops cleanly on SIGTERM', async () => {
+    const run = runCli(['--port', '0', '--claude-dir', home.claude]);
+    const url = await bannerUrl(run);
+    expect(run.stdout()).toContain(`Claude dir:   ${home.claude}`);
+    expect(run.stdout()).toMatch(/Plans:\s+2\n/);
+    expect(run.stdout()).toMatch(/Projects:\s+1\n/);
+    expect(run.stdout()).toMatch(/Memory:\s+1 sources/);
+    expect(run.stdout()).not.toContain('DEMO');
+    const res = await fetch(`${url}api/plans`);
+    expect(res.status).toBe(200);
+    const plans = ((await res.json()) as { plans: { filename: string; project: string | null }[] }).plans;
+    expect(plans.find((p) => p.filename === 'linked-plan.md')!.project).toBe('webapp');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('resolves a relative --claude-dir against the current directory, and honours CLAUDE_CONFIG_DIR', async () => {
+    const relative = runCli(['--port', '0', '--claude-dir', 'claude'], { cwd: home.root });
+    await bannerUrl(relative);
+    expect(relative.stdout()).toContain(`Claude dir:   ${home.claude}`);
+    relative.child.kill('SIGINT');
+    expect(await relative.exited).toBe(0);
+
+    const fromEnv = runCli(['--port', '0'], { env: { ...process.env, CLAUDE_CONFIG_DIR: home.claude } });
+    await bannerUrl(fromEnv);
+    expect(fromEnv.stdout()).toContain(`Claude dir:   ${home.claude}`);
+    fromEnv.child.kill('SIGTERM');
+    await fromEnv.exited;
+  });
+
+  it('fails with one clear line and exit code 1 when an explicit --port is busy', async () => {
+    const blocker = await occupy(0);
+    const port = (blocker!.address() as net.AddressInfo).port;
+    try {
+      const run = runCli(['--port', String(port), '--claude-dir', home.claude]);
+      expect(await run.exited).toBe(1);
+      expect(run.stderr().trim()).toBe(`plan-memory-viewer: cannot listen: port ${port} is already in use`);
+    } finally {
+      blocker!.close();
+    }
+  });
+
+  it('moves to the next free port when the default 3000 is busy, and says so', async () => {
+    const blocker = await occupy(3000); // null: something else already holds 3000, which is the same situation
+    try {
+      const run = runCli(['--claude-dir', home.claude]);
+      const url = await bannerUrl(run);
+      expect(url).not.toContain(':3000/');
+      expect(run.stdout()).toMatch(/port 3000 was busy, using \d+/);
+      run.child.kill('SIGTERM');
+      await run.exited;
+    } finally {
+      blocker?.close();
+    }
+  });
+});
+
+describe('demo', () => {
+  it('serves the bundled demo when the claude dir does not exist, and says so', async () => {
+    const run = runCli(['--port', '0', '--claude-dir', path.join(home.root, 'no-such-dir')]);
+    const url = await bannerUrl(run);
+    expect(run.stdout()).toContain('DEMO DATA');
+    expect(run.stdout()).toContain('does not exist');
+    const plans = ((await (await fetch(`${url}api/plans`)).json()) as { plans: { project: string | null; sessionId: string | null }[] }).plans;
+    expect(plans.length).toBeGreaterThanOrEqual(12);
+    expect(plans.filter((p) => p.sessionId !== null).length).toBeGreaterThanOrEqual(10);
+    expect(plans.some((p) => p.sessionId === null)).toBe(true);
+    const memory = (await (await fetch(`${url}api/memory`)).json()) as { sources: { kind: string; active: boolean }[] };
+    expect(memory.sources.some((s) => s.kind === 'custom')).toBe(true);
+    expect(memory.sources.filter((s) => s.kind === 'project').length).toBeGreaterThanOrEqual(2);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('forces the demo with --demo', async () => {
+    const run = runCli(['--port', '0', '--demo', '--claude-dir', home.claude]);
+    await bannerUrl(run);
+    expect(run.stdout()).toContain('DEMO DATA: --demo was given');
+    run.child.kill('SIGTERM');
+    await run.exited;
+  });
+});

@@ -1,0 +1,36 @@
+// Runs the built CLI (dist/cli.js) as a real process and reads its banner.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+export interface CliRun {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits for the banner's URL line; rejects when the process exits first. */
+export async function bannerUrl(run: CliRun, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void run.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    const match = /URL:\s+(http:\/\/\S+)/.exec(run.stdout());
+    if (match) return match[1]!;
+    if (exited) throw new Error(`CLI exited before its banner: ${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no banner after ${timeoutMs} ms: ${run.stdout()} ${run.stderr()}`);
+}

@@ -1,0 +1,100 @@
+// Shared fixtures for the session tests: log lines shaped like Claude Code's, and throwaway homes.
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LineScanner, type LineRecord } from '../../src/domain/sessions/lineScanner.js';
+
+export interface ConversationLine {
+  sessionId: string;
+  cwd: string;
+  slug?: string;
+  content?: unknown;
+  type?: string;
+  /** Extra fields placed before the trailing keys (e.g. a nested toolUseResult). */
+  extra?: Record<string, unknown>;
+}
+
+/** A conversation line with the trailing keys in Claude Code's order: cwd, sessionId, version, gitBranch, slug. */
+export function conversationLine(line: ConversationLine): string {
+  const record: Record<string, unknown> = {
+    parentUuid: null,
+    isSidechain: false,
+    type: line.type ?? 'user',
+    message: { role: 'user', content: line.content ?? 'hello' },
+    uuid: randomUUID(),
+    timestamp: '2026-11-19T09:00:04.880Z',
+    ...line.extra,
+    userType: 'external',
+    entrypoint: 'cli',
+    cwd: line.cwd,
+    sessionId: line.sessionId,
+    version: '2.1.329',
+    gitBranch: 'main',
+  };
+  if (line.slug !== undefined) record.slug = line.slug;
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** A metadata line: carries the sessionId but neither cwd nor slug. */
+export function metadataLine(sessionId: string, prompt = 'do the thing'): string {
+  return `${JSON.stringify({ type: 'last-prompt', lastPrompt: prompt, sessionId })}\n`;
+}
+
+export function summaryLine(): string {
+  return `${JSON.stringify({ type: 'summary', summary: 'A summary', leafUuid: randomUUID() })}\n`;
+}
+
+/** Feeds `data` in the given chunk sizes (cycled), then ends the stream. */
+export function scanChunks(data: Buffer, sizes: readonly number[] = [data.length || 1]): LineRecord[] {
+  const scanner = new LineScanner();
+  const records: LineRecord[] = [];
+  let at = 0;
+  for (let i = 0; at < data.length; i++) {
+    const size = Math.max(1, sizes[i % sizes.length]!);
+    records.push(...scanner.feed(data.subarray(at, at + size)));
+    at += size;
+  }
+  records.push(...scanner.end());
+  return records;
+}
+
+export function scanText(text: string): LineRecord[] {
+  return scanChunks(Buffer.from(text, 'utf8'));
+}
+
+export interface TempHome {
+  root: string;
+  projectsDir: string;
+  /** Creates projects/<folder>/ and returns its path. */
+  folder(name: string): Promise<string>;
+  /** Writes a file below projects/ (creating parents) and returns its absolute path. */
+  write(rel: string, content: string | Buffer): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export async function tempHome(): Promise<TempHome> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'pmv-sessions-'));
+  const projectsDir = path.join(root, 'projects');
+  await mkdir(projectsDir);
+  return {
+    root,
+    projectsDir,
+    async folder(name) {
+      const dir = path.join(projectsDir, name);
+      await mkdir(dir, { recursive: true });
+      return dir;
+    },
+    async write(rel, content) {
+      const file = path.join(projectsDir, rel);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, content);
+      return file;
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+export const SID_A = '1b0c4f7e-2d3a-4c5b-9e8f-7a6b5c4d3e2f';
+export const SID_B = '2c1d5a8f-3e4b-4d6c-8f9a-8b7c6d5e4f3a';
+export const SID_C = '3d2e6b9a-4f5c-4e7d-9a0b-9c8d7e6f5a4b';
