@@ -4,9 +4,8 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  isCwd, isSessionId, isSlug, LineScanner, MAX_VALUE_BYTES, type LineRecord,
-} from '../../src/domain/sessions/lineScanner.js';
+import { LineScanner, MAX_VALUE_BYTES, type LineRecord } from '../../src/domain/sessions/lineScanner.js';
+import { isCwd, isSessionId, isSlug } from '../../src/domain/sessions/values.js';
 import { conversationLine, metadataLine, scanChunks, SID_A, SID_B, SID_C, summaryLine } from './helpers.js';
 
 type Key = 'cwd' | 'sessionId' | 'slug';

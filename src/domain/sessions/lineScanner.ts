@@ -5,7 +5,7 @@
 // It is a pure state machine over a byte stream: the records it emits depend only on the bytes, never on
 // where the chunk boundaries fall (the property tests feed arbitrary splits). Between chunks it keeps at
 // most an unfinished key (< 13 bytes) and one value (<= MAX_VALUE_BYTES).
-import { isUtf8 } from 'node:buffer';
+import { decodeCwd, decodeSessionId, decodeSlug } from './values.js';
 
 /** What one complete line says about its session. */
 export interface LineRecord {
@@ -25,24 +25,6 @@ export interface ScannerStats {
 
 /** A cwd, sessionId or slug longer than this is not one Claude Code wrote: it is ignored. */
 export const MAX_VALUE_BYTES = 8 * 1024;
-export const MAX_SLUG_LENGTH = 100;
-
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const WINDOWS_ABSOLUTE_RE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
-
-export function isSessionId(value: string): boolean {
-  return UUID_RE.test(value);
-}
-
-export function isSlug(value: string): boolean {
-  return value.length <= MAX_SLUG_LENGTH && SLUG_RE.test(value);
-}
-
-/** Logs are read on the machine that wrote them, but a copied home may hold the other platform's paths. */
-export function isCwd(value: string): boolean {
-  return (value.startsWith('/') || WINDOWS_ABSOLUTE_RE.test(value)) && !value.includes('\0');
-}
 
 type KeyId = 0 | 1 | 2;
 const CWD: KeyId = 0;
@@ -237,17 +219,17 @@ export class LineScanner {
   private finishValue(terminated: boolean): void {
     const key = this.valueKey as KeyId;
     this.maxRetained = Math.max(this.maxRetained, this.valueLength + this.carryLength);
-    const text = terminated && !this.overflow ? decodeValue(key, this.value.subarray(0, this.valueLength)) : null;
+    const bytes = terminated && !this.overflow ? this.value.subarray(0, this.valueLength) : null;
     const rank = this.occurrences++;
     if (key === CWD) {
-      this.cwd = text;
+      this.cwd = bytes === null ? null : decodeCwd(bytes);
       this.cwdAt = rank;
     } else if (key === SESSION_ID) {
       this.previousSessionIdAt = this.sessionIdAt;
-      this.sessionId = text;
+      this.sessionId = bytes === null ? null : decodeSessionId(bytes);
       this.sessionIdAt = rank;
     } else {
-      this.slug = text;
+      this.slug = bytes === null ? null : decodeSlug(bytes);
       this.slugAt = rank;
     }
     this.resetValue();
@@ -289,27 +271,4 @@ export class LineScanner {
   private noteRetained(): void {
     this.maxRetained = Math.max(this.maxRetained, this.valueLength + this.carryLength);
   }
-}
-
-/** The string a value's raw bytes stand for, or null when it is not a valid value for its key. */
-function decodeValue(key: KeyId, bytes: Buffer): string | null {
-  if (key === SESSION_ID) {
-    if (bytes.length !== 36) return null;
-    const text = bytes.toString('latin1');
-    return isSessionId(text) ? text : null;
-  }
-  if (key !== CWD) {
-    if (bytes.length === 0 || bytes.length > MAX_SLUG_LENGTH) return null;
-    const text = bytes.toString('latin1');
-    return isSlug(text) ? text : null;
-  }
-  if (bytes.length === 0 || !isUtf8(bytes)) return null;
-  let parsed: unknown;
-  try {
-    // Only the small value is parsed, to undo JSON escapes (\\ in Windows paths, \uXXXX).
-    parsed = JSON.parse(`"${bytes.toString('utf8')}"`);
-  } catch {
-    return null;
-  }
-  return typeof parsed === 'string' && isCwd(parsed) ? parsed : null;
 }

@@ -38,7 +38,7 @@ export type ReadResult =
   | { kind: 'gone' }
   | { kind: 'unchanged' }
   | { kind: 'failed'; message: string }
-  | { kind: 'read'; log: TrackedLog; bytesRead: number; rescanned: boolean; maxRetainedBytes: number };
+  | { kind: 'read'; log: TrackedLog; bytesRead: number; maxRetainedBytes: number };
 
 // O_NONBLOCK: if the path was swapped for a FIFO after lstat, open() must not wait for a writer.
 // O_NOFOLLOW: nor may it follow a symlink swapped in. Windows has neither (undefined there).
@@ -142,7 +142,6 @@ async function readOpen(handle: FileHandle, previous: TrackedLog | null, slot: R
     kind: 'read',
     log: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, offset: start + stats.completedBytes, facts },
     bytesRead,
-    rescanned: previous !== null && base === null,
     maxRetainedBytes: stats.maxRetainedBytes,
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { silentLogger, type Logger } from '../types.js';
 import { forEachLimit, KeyedLock, Pool } from './concurrency.js';
 import { buildView, sameView, type IndexView, type TrackedFile } from './indexView.js';
-import { isSlug } from './lineScanner.js';
+import { isSlug } from './values.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import { createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadSlot } from './logReader.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
@@ -102,7 +102,7 @@ export class SessionIndex {
     const [folder] = seg;
     if (folder === undefined) return this.refresh();
     if (isLogSegments(seg)) {
-      await this.syncFile(abs, folder);
+      await this.syncFile(abs);
       // A vanished log may be the first sign that its whole folder went.
       const folderGone = !this.files.has(abs) && this.folders.has(folder) &&
         !(await isDirectory(path.join(this.projectsDir, folder)));
@@ -202,7 +202,7 @@ export class SessionIndex {
   }
 
   /** Brings one log up to date. Calls for the same file run one at a time, so no bytes count twice. */
-  private syncFile(file: string, folderKey?: string): Promise<void> {
+  private syncFile(file: string): Promise<void> {
     return this.fileLocks.run(file, async () => {
       const previous = this.files.get(file);
       const result = await this.slots.use((slot) => readLog(file, previous?.log ?? null, slot));
@@ -211,7 +211,7 @@ export class SessionIndex {
       } else if (result.kind === 'failed') {
         this.warnOnce(`cannot read session log ${file}: ${result.message}`);
       } else if (result.kind === 'read') {
-        const folder = folderKey ?? previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
+        const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
         if (folder === undefined) return;
         this.bytesRead += result.bytesRead;
         this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);

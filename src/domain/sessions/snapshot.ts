@@ -2,7 +2,7 @@
 // what was appended since. Input is untrusted (a stale, corrupt or foreign cache): anything off -> null.
 import path from 'node:path';
 import type { TrackedFile } from './indexView.js';
-import { isCwd, isSessionId, isSlug } from './lineScanner.js';
+import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments } from './logFiles.js';
 import type { LogFacts } from './logReader.js';
 
