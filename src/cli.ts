@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
 import { isDirectory, requestedClaudeDir, resolveClaudeDir } from './config/claudeDir.js';
+import { cacheDir } from './config/cacheDir.js';
 import { materializeDemo } from './config/demo.js';
 import type { Logger } from './domain/types.js';
 import { buildServer } from './http/server.js';
@@ -68,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
     claudeDir = await resolveClaudeDir(requested);
   }
 
-  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger });
+  // The demo is a fresh copy every start: caching its index would only leave files behind.
+  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir() });
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
     viewer,

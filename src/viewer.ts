@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
 import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
+import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { Watchers } from './watch/watchers.js';
@@ -14,7 +15,12 @@ export interface ViewerOptions {
   logger: Logger;
   /** Tests of pure listing behaviour turn watching off; the product always watches. */
   watch?: boolean;
+  /** Folder for the persisted session index (null: none, every start reads every log byte). */
+  cacheDir?: string | null;
 }
+
+// Saving the index costs a full serialization: at most this often while logs keep growing.
+const INDEX_SAVE_DELAY_MS = 10_000;
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
 
@@ -36,10 +42,12 @@ export class Viewer {
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
   private readonly sessionQueue = new SerialQueue();
+  private readonly indexCache: SessionIndexCache | null;
+  private saveTimer: NodeJS.Timeout | null = null;
 
-  private constructor(readonly options: ViewerOptions) {
-    const projectsDir = path.join(options.claudeDir, 'projects');
-    this.sessions = new SessionIndex({ projectsDir, logger: options.logger });
+  private constructor(readonly options: ViewerOptions, sessions: SessionIndex, indexCache: SessionIndexCache | null) {
+    this.sessions = sessions;
+    this.indexCache = indexCache;
     this.plans = new PlanStore(this.sessions, options.logger);
     this.memory = new MemoryStore({
       claudeDir: options.claudeDir,
@@ -53,8 +61,14 @@ export class Viewer {
 
   /** Scans everything once, then starts watching. */
   static async open(options: ViewerOptions): Promise<Viewer> {
-    const viewer = new Viewer(options);
+    const projectsDir = path.join(options.claudeDir, 'projects');
+    const indexOptions = { projectsDir, logger: options.logger };
+    const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
+    const sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
+    const viewer = new Viewer(options, sessions, cache);
+    // With a cached index this reads only what was appended since the last run.
     await viewer.sessions.refresh();
+    await viewer.indexCache?.save(viewer.sessions);
     await viewer.plans.rescan(await viewer.planFolders());
     await viewer.watchers?.start(viewer.plans.folderList);
     return viewer;
@@ -69,6 +83,7 @@ export class Viewer {
   async refresh(): Promise<{ before: number; after: number }> {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
+    this.scheduleIndexSave();
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -90,6 +105,7 @@ export class Viewer {
   async logChanged(filepath: string | null): Promise<void> {
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
+    this.scheduleIndexSave();
     if (!changed) return;
     // New cwds can bring new plansDirectory folders and repo-level memory settings.
     const folders = await this.planFolders();
@@ -117,7 +133,21 @@ export class Viewer {
 
   async close(): Promise<void> {
     await this.watchers?.close();
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+      await this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
+    }
     this.listeners.clear();
+  }
+
+  private scheduleIndexSave(): void {
+    if (!this.indexCache || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
+    }, INDEX_SAVE_DELAY_MS);
+    this.saveTimer.unref();
   }
 
   private async planFolders(): Promise<string[]> {

@@ -1,6 +1,10 @@
 // Runs the built CLI (dist/cli.js) as a real process and reads its banner.
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
+
+// The CLI persists its session index under $XDG_CACHE_HOME; tests keep it out of the real home.
+const TEST_CACHE = path.join(os.tmpdir(), `pmv-test-cache-${process.pid}`);
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -12,7 +16,7 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { XDG_CACHE_HOME: TEST_CACHE, ...(options.env ?? process.env) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

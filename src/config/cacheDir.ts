@@ -1,0 +1,9 @@
+// Where the viewer keeps its own derived data: $XDG_CACHE_HOME, else ~/.cache, under plan-memory-viewer/.
+import os from 'node:os';
+import path from 'node:path';
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.cache');
+  return path.join(base, 'plan-memory-viewer');
+}
