@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'e2e/**/*.test.ts', 'web/src/**/*.test.ts'],
     exclude: ['test/soak/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -75,8 +75,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(SECURITY_HEADERS);
     if (!hostAllowed(request.raw, guard)) return void sendText(reply, 403, 'Forbidden: host not allowed');
-    if (options.accessToken && !hasToken(request.raw.headers, request.url, options.accessToken)) {
-      return void sendText(reply, 403, 'Forbidden: missing or wrong access token');
+    if (options.accessToken) {
+      const via = tokenSource(request.raw.headers, request.url, options.accessToken);
+      if (via === null) return void sendText(reply, 403, 'Forbidden: missing or wrong access token');
+      // The printed URL carries the token once; the cookie lets the page's own requests carry it after.
+      if (via === 'query') void reply.header('set-cookie', `pmv_token=${options.accessToken}; HttpOnly; SameSite=Strict; Path=/`);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOriginAllowed(request.raw, guard)) {
       return void sendText(reply, 403, 'Forbidden: cross-origin request');
@@ -101,10 +104,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 }
 
 /** The token of a non-loopback launch: a header for scripts, a cookie for the browser after ?token=. */
-function hasToken(headers: import('node:http').IncomingHttpHeaders, url: string, token: string): boolean {
-  if (headers['x-viewer-token'] === token) return true;
+function tokenSource(headers: import('node:http').IncomingHttpHeaders, url: string, token: string): 'header' | 'cookie' | 'query' | null {
+  if (headers['x-viewer-token'] === token) return 'header';
   const cookie = headers.cookie ?? '';
-  if (cookie.split(/;\s*/).includes(`pmv_token=${token}`)) return true;
+  if (cookie.split(/;\s*/).includes(`pmv_token=${token}`)) return 'cookie';
   const query = url.includes('?') ? new URLSearchParams(url.slice(url.indexOf('?') + 1)) : null;
-  return query?.get('token') === token;
+  return query?.get('token') === token ? 'query' : null;
 }

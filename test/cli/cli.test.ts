@@ -134,3 +134,30 @@ describe('demo', () => {
     await run.exited;
   });
 });
+
+describe('--expose', () => {
+  it('binds a non-loopback address only with a per-launch token, and warns', async () => {
+    const run = runCli(['--host', '0.0.0.0', '--expose', '--port', '0', '--claude-dir', home.claude]);
+    const url = await bannerUrl(run);
+    try {
+      expect(run.stdout()).toContain('WARNING');
+      const token = new URL(url).searchParams.get('token')!;
+      expect(token.length).toBeGreaterThanOrEqual(20);
+      const port = new URL(url).port;
+      const { request } = await import('../helpers/http.js');
+      const without = await request(Number(port), { path: '/api/plans', host: `0.0.0.0:${port}` });
+      expect(without.status).toBe(403);
+      const withHeader = await request(Number(port), { path: '/api/plans', host: `0.0.0.0:${port}`, headers: { 'X-Viewer-Token': token } });
+      expect(withHeader.status).toBe(200);
+      const withQuery = await request(Number(port), { path: `/?token=${token}`, host: `0.0.0.0:${port}` });
+      expect(String(withQuery.headers['set-cookie'])).toContain(`pmv_token=${token}`);
+      const withCookie = await request(Number(port), { path: '/api/plans', host: `0.0.0.0:${port}`, headers: { Cookie: `pmv_token=${token}` } });
+      expect(withCookie.status).toBe(200);
+      const foreignHost = await request(Number(port), { path: '/api/plans', host: 'evil.example', headers: { 'X-Viewer-Token': token } });
+      expect(foreignHost.status).toBe(403);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+});
