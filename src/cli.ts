@@ -12,9 +12,6 @@ import { isDirectory, requestedClaudeDir, resolveClaudeDir } from './config/clau
 import { cacheDir } from './config/cacheDir.js';
 import { materializeDemo } from './config/demo.js';
 import type { Logger } from './domain/types.js';
-import { buildServer } from './http/server.js';
-import { openWithSystem } from './platform/opener.js';
-import { Viewer } from './viewer.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -57,6 +54,13 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // Loaded only now: --help, --version and usage errors answer without loading the server stack.
+  const [{ Viewer }, { buildServer }, { openWithSystem }] = await Promise.all([
+    import('./viewer.js'),
+    import('./http/server.js'),
+    import('./platform/opener.js'),
+  ]);
+
   const requested = requestedClaudeDir(args.claudeDir, process.env, process.cwd());
   let claudeDir: string;
   let demoReason: string | null = null;
@@ -78,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
     allowedHosts: exposed ? [...args.allowHosts, args.host.toLowerCase()] : args.allowHosts,
     webDir: path.join(PACKAGE_ROOT, 'dist', 'web'),
     accessToken: token,
+    demo: demoReason !== null,
   });
 
   let port: number;

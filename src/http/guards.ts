@@ -32,8 +32,17 @@ export function hostAllowed(req: IncomingMessage, config: GuardConfig): boolean 
   const host = req.headers.host;
   if (hosts !== 1 || !host) return false;
   const hostname = hostnameOf(host);
-  return hostname !== null && isAllowedName(hostname, config);
+  if (hostname === null || !isAllowedName(hostname, config)) return false;
+  // An absolute-form target (`GET http://evil.example/ HTTP/1.1`) overrides Host (RFC 9112 3.2.2), and
+  // the router serves its path: its authority must pass the same test.
+  const target = req.url ?? '/';
+  if (target.startsWith('/') || target === '*') return true;
+  const authority = ABSOLUTE_FORM.exec(target)?.[1];
+  const targetName = authority === undefined ? null : hostnameOf(authority);
+  return targetName !== null && isAllowedName(targetName, config);
 }
+
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 
 /**
  * A state-changing request must come from our own page or from a non-browser client. Sec-Fetch-Site is
@@ -63,11 +72,11 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  // Mermaid writes <style> elements into its SVGs, hence 'unsafe-inline' for styles only; scripts stay 'self'.
+  // No 'unsafe-inline' anywhere: the UI styles through CSSOM and renders mermaid without inline <style>.
   'content-security-policy': [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

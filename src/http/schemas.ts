@@ -163,7 +163,7 @@ export const routes = {
     summary: 'Server-Sent Events: plan and memory changes (extension beyond interface 1.4.0)',
     description: [
       'An extension used by the web UI; not part of the 1.4.0 interface. `text/event-stream` with events:',
-      '`ready` (data `{}`) once on connect; `plans` (data `{"changed":[file names],"removed":[file names]}`) when plans',
+      '`ready` (data `{"demo":<true when the bundled demo home is served>}`) once on connect; `plans` (data `{"changed":[file names],"removed":[file names]}`) when plans',
       'are added, edited or deleted or their session links change; `memory` (data `{}`) when any memory file changes',
       '(the memory listing cache is already cleared when it is sent). A comment line is sent every 20 s as a keep-alive.',
     ].join(' '),

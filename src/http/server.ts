@@ -1,4 +1,5 @@
 // Builds the fastify app: guards first, then thin routes over the Viewer, then the OpenAPI document.
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
@@ -20,6 +21,8 @@ export interface ServerOptions {
   webDir: string;
   /** Per-launch token required on every request when bound to a non-loopback address (security rule 1). */
   accessToken?: string | null;
+  /** The bundled demo home is served: the UI says so (announced in the event stream's `ready`). */
+  demo?: boolean;
 }
 
 const BODY_LIMIT = 16 * 1024;
@@ -49,15 +52,37 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const app: FastifyInstance = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
+    // A plan file name can be 255 bytes (`<100-char slug>-agent-<id>.md` is ~127 characters); the router's
+    // default 100-character limit on a path parameter would answer such a plan's content with 404.
+    routerOptions: { maxParamLength: 1024 },
+    // No type coercion: `{"filepath": ["<listed path>"]}` is a malformed body (400), not that path.
+    ajv: { customOptions: { coerceTypes: false } },
     // Slow-header and slow-body clients are cut off (security rule 6). A missing Host is left to the
     // guard, which answers it like any other foreign Host (403) rather than Node's bare 400.
     http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, requireHostHeader: false } as object,
+    // fastify assigns its own requestTimeout (default 0, none) to the server after creating it, which
+    // would undo the one above: a client trickling a body would hold its connection forever.
+    requestTimeout: 30_000,
     return503OnClosing: true,
     // Errors raised before routing (a malformed percent-escape) bypass the error handler.
     frameworkErrors: (error, _request, reply) => {
       const status = (error as { statusCode?: number }).statusCode ?? 400;
       void reply.headers(SECURITY_HEADERS);
       return sendText(reply, status >= 400 && status < 500 ? 400 : 500, statusText(status >= 500 ? 500 : 400));
+    },
+    // Requests Node cannot parse (bad framing, header overflow, slow headers) never reach the hooks; they
+    // are answered in plain text with the security headers too, instead of fastify's default JSON.
+    clientErrorHandler: (error, socket) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = statusText(status);
+      const headers = { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+      if (socket.writable) {
+        const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
+      }
+      socket.destroy(error);
     },
   });
 
@@ -94,7 +119,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   planRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
-  eventRoutes(app, options.viewer);
+  eventRoutes(app, options.viewer, options.demo ?? false);
   app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
   staticUiRoutes(app, await loadUi(options.webDir));

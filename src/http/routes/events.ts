@@ -7,7 +7,7 @@ import { routes } from '../schemas.js';
 
 const KEEPALIVE_MS = 20_000;
 
-export function eventRoutes(app: FastifyInstance, viewer: Viewer): void {
+export function eventRoutes(app: FastifyInstance, viewer: Viewer, demo: boolean): void {
   const streams = new Set<ServerResponse>();
 
   const broadcast = (event: ViewerEvent): void => {
@@ -33,7 +33,7 @@ export function eventRoutes(app: FastifyInstance, viewer: Viewer): void {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    res.write('retry: 1000\nevent: ready\ndata: {}\n\n');
+    res.write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify({ demo })}\n\n`);
     streams.add(res);
     request.raw.socket.setTimeout(0);
     const drop = (): void => void streams.delete(res);

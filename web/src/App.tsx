@@ -1,0 +1,303 @@
+// The application shell: data loading, live updates, URL state, keyboard, and the two views.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api } from './api/client';
+import { connectEvents, type LiveStatus } from './api/events';
+import type { PlanMetadata } from './api/types';
+import { MemoryView } from './memory/MemoryView';
+import { useMemoryModel } from './memory/useMemoryModel';
+import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
+import { PlansView } from './plans/PlansView';
+import type { View } from './state/url';
+import { useContent, useRemote, useServerSearch } from './state/useRemote';
+import { useUrlState } from './state/useUrlState';
+import { openInEditor } from './ui/actions';
+import { emitCommand } from './ui/commands';
+import { DemoBanner } from './ui/DemoBanner';
+import { HelpDialog } from './ui/HelpDialog';
+import { useGlobalKeys } from './ui/keyboard';
+import { useTheme } from './ui/theme';
+import { useToast } from './ui/Toasts';
+import { TopBar } from './ui/TopBar';
+
+const NO_PLANS: PlanMetadata[] = [];
+const FRESH_MS = 8000;
+
+export function App() {
+  const [url, setUrl] = useUrlState();
+  const theme = useTheme();
+  const toast = useToast();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [demoDismissed, setDemoDismissed] = useState(false);
+  const [serverDemo, setServerDemo] = useState(false);
+  const [plansR, reloadPlans] = useRemote(useCallback((signal: AbortSignal) => api.plans(signal), []));
+  const [memoryR, reloadMemory] = useRemote(useCallback((signal: AbortSignal) => api.memory(signal), []));
+  const [live, setLive] = useState<LiveStatus>('connecting');
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const [planBump, setPlanBump] = useState(0);
+  const [memoryBump, setMemoryBump] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(t);
+  }, []);
+
+  // Plans
+  const plans = plansR.data ?? NO_PLANS;
+  const planByFile = useMemo(() => new Map(plans.map((p) => [p.filename, p])), [plans]);
+  const planFiles = useMemo(() => new Set(planByFile.keys()) as ReadonlySet<string>, [planByFile]);
+  const plansBySession = useMemo(() => {
+    const map = new Map<string, PlanMetadata>();
+    for (const p of plans) {
+      if (!p.sessionId) continue;
+      const prev = map.get(p.sessionId);
+      // Prefer the main plan over subagent plans, then the newest.
+      if (!prev || (prev.filename.includes('-agent-') && !p.filename.includes('-agent-')) || (prev.modified < p.modified && !p.filename.includes('-agent-'))) {
+        map.set(p.sessionId, p);
+      }
+    }
+    return map;
+  }, [plans]);
+  const haystacks = useMemo(() => buildHaystacks(plans), [plans]);
+  const planSearch = useServerSearch(url.view === 'plans' ? url.q : '', plansR.version, (q, signal) => api.searchPlans(q, signal));
+  const selection = useMemo(
+    () => selectPlans({ plans, haystacks, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir }),
+    [plans, haystacks, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir],
+  );
+  const counts = useMemo(() => projectCounts(plans), [plans]);
+  const planContent = useContent(url.plan, planBump, (key, signal) => api.planContent(key, signal));
+
+  // Memory
+  const memSearch = useServerSearch(url.view === 'memory' ? url.q : '', memoryR.version, (q, signal) => api.searchMemory(q, signal));
+  const memUrl = url.view === 'memory' ? url : { ...url, q: '', types: [] };
+  const model = useMemoryModel(memoryR.data, memUrl, memSearch.hits);
+  const shownEntry =
+    model.activeEntry ?? (model.activeSource ? model.entriesBySource.get(model.activeSource.id)?.find((e) => e.isIndex) ?? null : null);
+  const entryContent = useContent(url.view === 'memory' || url.entry ? shownEntry?.id ?? null : null, memoryBump, (key, signal) =>
+    api.memoryContent(key, signal),
+  );
+
+  // Live updates
+  const openPlan = useRef(url.plan);
+  openPlan.current = url.plan;
+  const known = useRef<ReadonlySet<string> | null>(null);
+  known.current = plansR.status === 'ready' ? planFiles : null;
+  useEffect(() => {
+    let reloadTimer: number | undefined;
+    const stop = connectEvents({
+      onPlans(changed, removed) {
+        const k = known.current;
+        if (k) {
+          const added = changed.filter((f) => !k.has(f));
+          if (added.length) {
+            setFresh((s) => new Set([...s, ...added]));
+            window.setTimeout(() => setFresh((s) => new Set([...s].filter((f) => !added.includes(f)))), FRESH_MS);
+          }
+        }
+        window.clearTimeout(reloadTimer);
+        reloadTimer = window.setTimeout(reloadPlans, 60);
+        const open = openPlan.current;
+        if (open && (changed.includes(open) || removed.includes(open))) setPlanBump((b) => b + 1);
+      },
+      onMemory() {
+        reloadMemory();
+        setMemoryBump((b) => b + 1);
+      },
+      onResync() {
+        reloadPlans();
+        reloadMemory();
+        setPlanBump((b) => b + 1);
+        setMemoryBump((b) => b + 1);
+      },
+      onStatus: setLive,
+      onDemo: setServerDemo,
+    });
+    return () => {
+      window.clearTimeout(reloadTimer);
+      stop();
+    };
+  }, [reloadPlans, reloadMemory]);
+
+  // Title of the tab follows what is open.
+  useEffect(() => {
+    const plan = url.plan ? planByFile.get(url.plan) : undefined;
+    const what = url.view === 'plans' ? plan?.title || url.plan : shownEntry?.isIndex ? `MEMORY.md · ${model.activeSource?.project ?? ''}` : shownEntry?.name;
+    document.title = what ? `${what} · Plans & Memory` : 'Plans & Memory';
+  }, [url.view, url.plan, planByFile, shownEntry, model.activeSource]);
+
+  const navigate = useCallback(
+    (nav: string) => {
+      if (nav.startsWith('plan:')) setUrl({ view: 'plans', plan: nav.slice(5) }, 'push');
+      else if (nav.startsWith('entry:')) {
+        const entry = model.entryById.get(nav.slice(6));
+        if (entry) setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry' }, 'push');
+      }
+    },
+    [model.entryById, setUrl],
+  );
+
+  const switchView = (view: View) => setUrl({ view }, 'push');
+
+  const focusList = () => {
+    if (url.view === 'plans') {
+      const first = selection.rows[0];
+      if (!url.plan && first) setUrl({ plan: first.plan.filename }, 'push');
+      document.querySelector<HTMLElement>('.grid-body')?.focus();
+    } else {
+      const first = model.flat[0];
+      if (!url.entry && first) setUrl({ entry: first.id, source: first.sourceId, tab: 'entry' }, 'push');
+      window.setTimeout(() => document.querySelector<HTMLElement>('.entry-button.selected, .entry-button')?.focus(), 0);
+    }
+  };
+
+  const move = (delta: number | 'first' | 'last') => {
+    if (url.view === 'plans') {
+      const rows = selection.rows;
+      if (!rows.length) return;
+      const at = url.plan ? rows.findIndex((r) => r.plan.filename === url.plan) : -1;
+      const next =
+        delta === 'first' ? 0 : delta === 'last' ? rows.length - 1 : at < 0 ? (delta > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, at + delta));
+      setUrl({ plan: rows[next]!.plan.filename }, 'replace');
+    } else {
+      const list = model.flat;
+      if (!list.length) return;
+      const at = shownEntry ? list.findIndex((e) => e.id === shownEntry.id) : -1;
+      const next =
+        delta === 'first' ? 0 : delta === 'last' ? list.length - 1 : at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, at + delta));
+      const entry = list[next]!;
+      setUrl({ entry: entry.id, source: entry.sourceId, tab: 'entry' }, 'replace');
+      window.setTimeout(() => document.querySelector(`[data-entry-id="${CSS.escape(entry.id)}"]`)?.scrollIntoView({ block: 'nearest' }), 0);
+    }
+  };
+
+  useGlobalKeys({
+    focusSearch: () => {
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    },
+    switchView: (n) => switchView(n === 1 ? 'plans' : 'memory'),
+    help: () => setHelpOpen(true),
+    escape: () => {
+      if (helpOpen) return false;
+      const input = searchRef.current;
+      if (input && document.activeElement === input) {
+        if (url.q) setUrl({ q: '' });
+        else input.blur();
+        return true;
+      }
+      if (url.full) {
+        setUrl({ full: false });
+        return true;
+      }
+      if (url.q) {
+        setUrl({ q: '' });
+        return true;
+      }
+      if (url.view === 'plans' && url.plan) {
+        setUrl({ plan: null }, 'push');
+        return true;
+      }
+      if (url.view === 'memory' && url.tab === 'graph') {
+        setUrl({ tab: 'entry' }, 'push');
+        return true;
+      }
+      return false;
+    },
+    move: (d) => move(d),
+    moveTo: (w) => move(w),
+    enter: () => emitCommand('openInEditor'),
+    nextMatch: () => emitCommand('nextMatch'),
+    prevMatch: () => emitCommand('prevMatch'),
+    fullscreen: () => {
+      if (url.view === 'plans' && url.plan) setUrl({ full: !url.full });
+    },
+    graph: () => {
+      if (url.view === 'memory') setUrl({ tab: url.tab === 'graph' ? 'entry' : 'graph' }, 'push');
+    },
+    copyMarkdown: () => emitCommand('copyMarkdown'),
+    copyPath: () => emitCommand('copyPath'),
+  });
+
+  const refresh = async () => {
+    try {
+      const res = await api.refresh();
+      toast(`Reloaded from disk: ${res.after} plans`, 'success');
+    } catch {
+      toast('Could not reach the service to reload', 'error');
+    }
+    reloadPlans();
+    reloadMemory();
+    setPlanBump((b) => b + 1);
+    setMemoryBump((b) => b + 1);
+  };
+
+  const sources = memoryR.data?.sources ?? [];
+  const demo = !demoDismissed && serverDemo;
+  const sampleDir = sources[0]?.dir ?? plans[0]?.filepath ?? '';
+  const claudeDirHint = /(.*)[\\/]projects[\\/]/.exec(sampleDir)?.[1] ? `${/(.*)[\\/]projects[\\/]/.exec(sampleDir)![1]}/plans/` : '~/.claude/plans/';
+
+  return (
+    <div className={`app view-${url.view}`}>
+      <TopBar
+        view={url.view}
+        planCount={plansR.data ? plansR.data.length : null}
+        memoryCount={memoryR.data ? memoryR.data.entries.filter((e) => !e.isIndex).length : null}
+        query={url.q}
+        searchRef={searchRef}
+        live={live}
+        themeMode={theme.mode}
+        dark={theme.dark}
+        onView={switchView}
+        onQuery={(q) => setUrl({ q })}
+        onSearchEnter={focusList}
+        onRefresh={() => void refresh()}
+        onTheme={theme.cycle}
+        onHelp={() => setHelpOpen(true)}
+      />
+      {demo && <DemoBanner onDismiss={() => setDemoDismissed(true)} />}
+      {url.view === 'plans' ? (
+        <PlansView
+          remote={plansR}
+          reload={reloadPlans}
+          selection={selection}
+          projectCounts={counts}
+          planByFile={planByFile}
+          planFiles={planFiles}
+          url={url}
+          setUrl={setUrl}
+          content={planContent}
+          fresh={fresh}
+          now={now}
+          sources={sources}
+          searchPending={planSearch.pending}
+          searchFailed={planSearch.failed}
+          dark={theme.dark}
+          claudeDirHint={claudeDirHint}
+          onOpenInEditor={(filename) => {
+            const p = planByFile.get(filename);
+            if (p) void openInEditor(p.filepath, toast);
+          }}
+          onNavigate={navigate}
+        />
+      ) : (
+        <MemoryView
+          remote={memoryR}
+          reload={reloadMemory}
+          model={model}
+          url={url}
+          setUrl={setUrl}
+          entryContent={entryContent}
+          shownEntry={shownEntry}
+          plansBySession={plansBySession}
+          searchPending={memSearch.pending}
+          searchFailed={memSearch.failed}
+          dark={theme.dark}
+          onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '' }, 'push')}
+          onNavigate={navigate}
+        />
+      )}
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+// One memory file: description as the lead, body without frontmatter, links and [[wikilinks]]
+// navigating inside the app (broken ones marked), "linked from", the session that wrote it and that
+// session's plan. For MEMORY.md: the health panel and the cut point drawn into the document.
+import { useCallback, useMemo } from 'react';
+import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
+import { describeError } from '../api/client';
+import { SessionChip } from '../plans/SessionChip';
+import { DocumentView, type RenderOptions } from '../reader/DocumentView';
+import type { ResolvedLink } from '../reader/markdown';
+import { Highlight } from '../search/Highlight';
+import { entryHref, planHref } from '../state/url';
+import type { ContentState } from '../state/useRemote';
+import { copyWithToast, openInEditor } from '../ui/actions';
+import { useCommand } from '../ui/commands';
+import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
+import { useToast } from '../ui/Toasts';
+import { computeCut, utf8Length } from './cutPoint';
+import { splitFrontmatter } from './frontmatter';
+import { IndexHealth } from './IndexHealth';
+import { indexReach, type EntryResolver } from './links';
+
+interface Props {
+  entry: MemoryEntry;
+  source: MemorySource;
+  content: ContentState;
+  resolver: EntryResolver;
+  entryById: Map<string, MemoryEntry>;
+  plansBySession: Map<string, PlanMetadata>;
+  query: string;
+  dark: boolean;
+  onOpenEntry(entry: MemoryEntry): void;
+  onOpenPlan(filename: string): void;
+  onNavigate(nav: string): void;
+}
+
+function flash(el: Element | null): void {
+  if (!el) return;
+  el.scrollIntoView({ block: 'center' });
+  el.classList.remove('flash');
+  void (el as HTMLElement).offsetWidth;
+  el.classList.add('flash');
+}
+
+export function EntryReader({ entry, source, content, resolver, plansBySession, query, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
+  const toast = useToast();
+  const text = content.key === entry.id ? content.text : null;
+  const doc = useMemo(() => (text === null ? null : splitFrontmatter(text)), [text]);
+
+  const cut = useMemo(() => (entry.isIndex && text !== null ? computeCut(text) : null), [entry.isIndex, text]);
+  const reach = useMemo(
+    () => (cut && text !== null ? indexReach(text, cut.keptEnd, resolver, entry.filename) : null),
+    [cut, text, resolver, entry.filename],
+  );
+
+  const options = useMemo<RenderOptions>(() => {
+    const toNav = (target: MemoryEntry): ResolvedLink => ({
+      kind: 'nav',
+      href: entryHref(target.sourceId, target.id),
+      nav: `entry:${target.id}`,
+      title: target.name,
+    });
+    let cutMarker: RenderOptions['cut'] = null;
+    if (cut?.truncated && doc && cut.firstUnreadLine !== null) {
+      const unread = cut.totalLines - cut.keptLines;
+      cutMarker = {
+        line: Math.max(0, cut.firstUnreadLine - doc.bodyStartLine),
+        midLine: cut.midLine,
+        label: `Claude Code stops reading here: ${formatCount(unread)} more ${unread === 1 ? 'line is' : 'lines are'} not loaded`,
+      };
+    }
+    return {
+      wikilinks: true,
+      resolveWiki: (target) => {
+        const r = resolver.resolveWiki(target);
+        return r.kind === 'entry' ? toNav(r.entry) : { kind: 'broken', reason: r.kind === 'broken' ? r.reason : 'not found' };
+      },
+      resolveHref: (href) => {
+        const r = resolver.resolveHref(href, entry.filename);
+        if (r.kind === 'entry') return toNav(r.entry);
+        if (r.kind === 'broken') return { kind: 'broken', reason: r.reason };
+        return null;
+      },
+      cut: cutMarker,
+    };
+  }, [resolver, entry.filename, cut, doc]);
+
+  const copyMarkdown = useCallback(() => {
+    if (text !== null) void copyWithToast(text, 'the markdown', toast);
+  }, [text, toast]);
+  const copyPath = useCallback(() => void copyWithToast(entry.filepath, 'the path', toast), [entry.filepath, toast]);
+  const open = useCallback(() => void openInEditor(entry.filepath, toast), [entry.filepath, toast]);
+  useCommand('copyMarkdown', copyMarkdown);
+  useCommand('copyPath', copyPath);
+  useCommand('openInEditor', open);
+
+  const linkedFrom = entry.linkedFrom.map((name) => ({ name, target: resolver.lookup(name) }));
+  const sessionPlan = entry.sessionId ? plansBySession.get(entry.sessionId) ?? null : null;
+
+  let before = null;
+  if (entry.isIndex && cut && reach && text !== null) {
+    const orphanEntries: MemoryEntry[] = [];
+    const missingOrphans: string[] = [];
+    for (const name of source.orphans) {
+      const e = resolver.lookup(name);
+      if (e) orphanEntries.push(e);
+      else missingOrphans.push(name);
+    }
+    before = (
+      <IndexHealth
+        source={source}
+        cut={cut}
+        measured={{ lines: text.split('\n').length, bytes: utf8Length(text) }}
+        reach={reach}
+        orphans={orphanEntries}
+        missingOrphans={missingOrphans}
+        dangling={source.index?.danglingLinks ?? []}
+        onOpenEntry={onOpenEntry}
+        onShowCut={() => flash(document.querySelector('.reader .cut-marker'))}
+        onShowLink={(target) => {
+          const links = Array.from(document.querySelectorAll<HTMLElement>('.reader .markdown-body [data-target]'));
+          const hit =
+            links.find((l) => l.dataset.target === target) ??
+            links.find((l) => (l.dataset.target ?? '').endsWith(target) || target.endsWith(l.dataset.target ?? '\u0000'));
+          if (hit) flash(hit);
+          else toast(`The link to ${target} is not in the rendered index (it may sit in code)`);
+        }}
+      />
+    );
+  } else if (entry.description) {
+    before = (
+      <p className="lead">
+        <Highlight text={entry.description} query={query} />
+      </p>
+    );
+  }
+
+  const after = (
+    <footer className="entry-footer">
+      <section aria-label="Linked from">
+        <h2>Linked from</h2>
+        {linkedFrom.length === 0 ? (
+          <p className="muted">No other memory links here.</p>
+        ) : (
+          <ul className="link-list">
+            {linkedFrom.map(({ name, target }) => (
+              <li key={name}>
+                {target ? (
+                  <a href={entryHref(target.sourceId, target.id)} onClick={(e) => { e.preventDefault(); onOpenEntry(target); }}>
+                    {target.isIndex ? 'MEMORY.md' : target.name}
+                  </a>
+                ) : (
+                  <span>{name}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </footer>
+  );
+
+  return (
+    <section className="reader entry-reader" aria-label={`Memory ${entry.name}`}>
+      <header className="reader-header">
+        <div className="reader-titles">
+          <h1 className="reader-title">
+            {entry.isIndex ? 'MEMORY.md' : <Highlight text={entry.name} query={query} />}
+          </h1>
+          <div className="reader-meta">
+            {!entry.isIndex && <span className="filename"><Highlight text={entry.filename} query={query} /></span>}
+            {entry.type && <span className={`type-chip type-${entry.type}`}>{entry.type}</span>}
+            {!entry.isIndex && !entry.inIndex && <span className="badge badge-warn">not linked from MEMORY.md</span>}
+            <span className="muted" title={exactTime(entry.modified)}>
+              edited {relativeTime(entry.modified)}
+            </span>
+            <span className="muted">
+              {formatCount(entry.lineCount)} lines · {formatBytes(entry.size)}
+            </span>
+            {entry.sessionId && <SessionChip sessionId={entry.sessionId} cwd={source.cwd} label="Written in session" />}
+            {sessionPlan && (
+              <a
+                className="chip plan-link"
+                href={planHref(sessionPlan.filename)}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onOpenPlan(sessionPlan.filename);
+                }}
+                title="The plan of the session that wrote this memory"
+              >
+                Plan: {sessionPlan.title || sessionPlan.filename}
+              </a>
+            )}
+          </div>
+        </div>
+        <div className="reader-actions" role="toolbar" aria-label="Memory actions">
+          <button type="button" onClick={copyMarkdown} disabled={text === null} title="Copy markdown (c)">Copy markdown</button>
+          <button type="button" onClick={copyPath} title="Copy path (p)">Copy path</button>
+          <button type="button" onClick={open} title="Open in editor (Enter)">Open in editor</button>
+        </div>
+      </header>
+      {content.status === 'missing' ? (
+        <div className="state-panel">
+          <h2>This memory file is gone</h2>
+          <p>It was deleted or renamed on disk.</p>
+        </div>
+      ) : content.status === 'error' ? (
+        <div className="state-panel error">
+          <h2>Could not load this memory file</h2>
+          <p>{describeError(content.error)}</p>
+        </div>
+      ) : doc === null ? (
+        <div className="state-panel loading" aria-busy="true">Loading…</div>
+      ) : (
+        <DocumentView
+          docKey={entry.id}
+          markdown={doc.body}
+          options={options}
+          query={query}
+          dark={dark}
+          onNavigate={onNavigate}
+          onLocalLink={(t) => toast(t || 'That link points to a file on disk, which the viewer does not serve')}
+          before={before}
+          after={after}
+          className={entry.isIndex ? 'index-document' : ''}
+        />
+      )}
+    </section>
+  );
+}

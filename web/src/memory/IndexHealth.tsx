@@ -1,0 +1,141 @@
+// MEMORY.md health: line and size meters against Claude Code's limits (ok / near from 80% / over),
+// where exactly reading stops, topics whose only link lies past that point, orphans and dangling
+// links, each one click away.
+import type { MemoryEntry, MemorySource } from '../api/types';
+import { formatCount } from '../ui/format';
+import { BYTE_LIMIT, LINE_LIMIT, levelOf, type CutPoint, type Level } from './cutPoint';
+import { LEVEL_TEXT } from './healthSummary';
+import type { IndexReach } from './links';
+
+interface Props {
+  source: MemorySource;
+  cut: CutPoint;
+  /** Lines and UTF-8 bytes measured from the content (the service's stats win when present). */
+  measured: { lines: number; bytes: number };
+  reach: IndexReach;
+  orphans: MemoryEntry[];
+  missingOrphans: string[];
+  dangling: string[];
+  onOpenEntry(entry: MemoryEntry): void;
+  onShowLink(target: string): void;
+  onShowCut(): void;
+}
+
+function Meter({ label, value, limit, unit }: { label: string; value: number; limit: number; unit: string }) {
+  const level: Level = levelOf(value, limit);
+  const pct = Math.round((value / limit) * 100);
+  return (
+    <div className={`meter level-${level}`}>
+      <div className="meter-head">
+        <span className="meter-label">{label}</span>
+        <span className="meter-value">
+          {formatCount(value)} / {formatCount(limit)} {unit} <span className={`level-tag level-${level}`}>{LEVEL_TEXT[level]}</span>
+        </span>
+      </div>
+      <div
+        className="meter-track"
+        role="meter"
+        aria-label={`${label}: ${formatCount(value)} of ${formatCount(limit)} ${unit}, ${LEVEL_TEXT[level]}`}
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={value}
+      >
+        <div className="meter-fill" style={{ width: `${Math.min(pct, 100)}%` }} />
+        <div className="meter-warn-mark" aria-hidden="true" />
+      </div>
+    </div>
+  );
+}
+
+export function IndexHealth({ source, cut, measured, reach, orphans, missingOrphans, dangling, onOpenEntry, onShowLink, onShowCut }: Props) {
+  const stats = source.index;
+  const lines = stats?.lines ?? measured.lines;
+  const bytes = stats?.bytes ?? measured.bytes;
+  const lineLimit = stats?.lineLimit || LINE_LIMIT;
+  const byteLimit = stats?.byteLimit || BYTE_LIMIT;
+  const unread = cut.totalLines - cut.keptLines;
+  return (
+    <section className="index-health" aria-label="MEMORY.md health">
+      <div className="meters">
+        <Meter label="Lines" value={lines} limit={lineLimit} unit="lines" />
+        <Meter label="Size" value={bytes} limit={byteLimit} unit="bytes" />
+      </div>
+      <p className={`cut-summary${cut.truncated ? ' truncated' : ''}`} data-testid="cut-summary">
+        {cut.truncated ? (
+          <>
+            Claude Code reads the first {formatCount(cut.keptLines)} lines ({formatCount(cut.keptChars)} characters) and
+            never sees the remaining {formatCount(unread)} {unread === 1 ? 'line' : 'lines'}
+            {cut.reason === 'chars' || cut.reason === 'lines+chars' ? ', cut at the last line break before 25,000 characters' : ''}
+            .{' '}
+            <button type="button" className="link-button" onClick={onShowCut}>
+              Show the cut
+            </button>
+          </>
+        ) : (
+          <>Claude Code reads all of it ({formatCount(cut.totalLines)} lines, {formatCount(cut.totalChars)} characters).</>
+        )}
+        {bytes > byteLimit && !cut.truncated && (
+          <> Over {formatCount(byteLimit)} bytes, but Claude Code counts characters, so nothing is cut by size.</>
+        )}
+      </p>
+      {!source.active && (
+        <p className="notice">This folder is not read by Claude Code (an autoMemoryDirectory setting points elsewhere).</p>
+      )}
+      <div className="problems">
+        <ProblemList
+          title="Unreachable: linked only after the cut"
+          empty="Every linked topic is linked before the cut."
+          className="unreachable"
+          items={reach.unreachable.map((e) => ({ key: e.id, label: e.name, title: e.filename, onClick: () => onOpenEntry(e) }))}
+        />
+        <ProblemList
+          title="Orphans: not linked from MEMORY.md"
+          empty="Every topic is linked from MEMORY.md."
+          className="orphans"
+          items={[
+            ...orphans.map((e) => ({ key: e.id, label: e.name, title: e.filename, onClick: () => onOpenEntry(e) })),
+            ...missingOrphans.map((name) => ({ key: name, label: name, title: name, onClick: undefined })),
+          ]}
+        />
+        <ProblemList
+          title="Dangling links: point to files that do not exist"
+          empty="No dangling links."
+          className="dangling"
+          items={dangling.map((d) => ({ key: d, label: d, title: `Show the link to ${d} in MEMORY.md`, onClick: () => onShowLink(d) }))}
+        />
+      </div>
+    </section>
+  );
+}
+
+function ProblemList({ title, empty, items, className }: {
+  title: string;
+  empty: string;
+  className: string;
+  items: { key: string; label: string; title: string; onClick: (() => void) | undefined }[];
+}) {
+  return (
+    <div className={`problem ${className}${items.length ? ' has-items' : ''}`}>
+      <h3>
+        {title} <span className="count">{items.length}</span>
+      </h3>
+      {items.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul>
+          {items.map((item) => (
+            <li key={item.key}>
+              {item.onClick ? (
+                <button type="button" className="link-button" onClick={item.onClick} title={item.title}>
+                  {item.label}
+                </button>
+              ) : (
+                <span title={item.title}>{item.label}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+// The Memory view: sources and entries on the left; on the right the open source with its entry
+// reader (MEMORY.md health and cut included) or its link graph.
+import type { MemoryEntry, PlanMetadata } from '../api/types';
+import { describeError } from '../api/client';
+import type { UrlState } from '../state/url';
+import type { UrlUpdate } from '../state/useUrlState';
+import type { ContentState, Remote } from '../state/useRemote';
+import type { MemoryListing } from '../api/types';
+import { copyWithToast } from '../ui/actions';
+import { useToast } from '../ui/Toasts';
+import { formatCount } from '../ui/format';
+import { EntryReader } from './EntryReader';
+import { kindLabel } from './healthSummary';
+import { LinkGraph } from './LinkGraph';
+import { SourceList } from './SourceList';
+import { TypeChips } from './TypeChips';
+import type { MemoryModel } from './useMemoryModel';
+
+interface Props {
+  remote: Remote<MemoryListing>;
+  reload(): void;
+  model: MemoryModel;
+  url: UrlState;
+  setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
+  entryContent: ContentState;
+  /** The entry the reader shows (the selected one, else the source's MEMORY.md). */
+  shownEntry: MemoryEntry | null;
+  plansBySession: Map<string, PlanMetadata>;
+  searchPending: boolean;
+  searchFailed: boolean;
+  dark: boolean;
+  onOpenPlan(filename: string): void;
+  onNavigate(nav: string): void;
+}
+
+export function MemoryView(props: Props) {
+  const { remote, model, url, setUrl, shownEntry } = props;
+  const toast = useToast();
+
+  if (remote.status === 'loading' && !remote.data) {
+    return <div className="state-panel loading" aria-busy="true">Loading memory…</div>;
+  }
+  if (remote.status === 'error' && !remote.data) {
+    return (
+      <div className="state-panel error">
+        <h2>Could not load memory</h2>
+        <p>{describeError(remote.error)}</p>
+        <button type="button" onClick={props.reload}>Retry</button>
+      </div>
+    );
+  }
+  if (model.sources.length === 0) {
+    return (
+      <div className="state-panel empty">
+        <h2>No auto memory yet</h2>
+        <p>
+          Claude Code keeps auto memory in <code>~/.claude/projects/&lt;project&gt;/memory/</code> (or in the folder an{' '}
+          <code>autoMemoryDirectory</code> setting names). It appears here as soon as a session writes a memory.
+        </p>
+        <p className="muted">Auto memory is on by default; <code>autoMemoryEnabled: false</code> turns it off.</p>
+      </div>
+    );
+  }
+
+  const source = model.activeSource;
+  const openEntry = (entry: MemoryEntry) => setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry' }, 'push');
+  const totalShown = [...model.visible.values()].reduce((n, list) => n + list.length, 0);
+
+  return (
+    <div className="split memory-split">
+      <aside className="pane-list memory-sidebar" aria-label="Memory list">
+        <div className="list-toolbar">
+          <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
+          <div className="list-counts" role="status" aria-live="polite">
+            {model.searching ? (
+              <>
+                {formatCount(totalShown)} {totalShown === 1 ? 'match' : 'matches'}
+                {props.searchPending && <span className="muted"> · searching contents…</span>}
+                {props.searchFailed && <span className="error-text"> · content search failed</span>}
+              </>
+            ) : (
+              <>
+                {formatCount(model.sources.length)} {model.sources.length === 1 ? 'source' : 'sources'} ·{' '}
+                {formatCount(model.entries.filter((e) => !e.isIndex).length)} topics
+              </>
+            )}
+          </div>
+        </div>
+        <div className="memory-scroll">
+          {model.searching && totalShown === 0 ? (
+            <div className="state-panel empty small">
+              <p>No memory matches {url.q ? <>“{url.q}”</> : 'these filters'}.</p>
+              <button type="button" onClick={() => setUrl({ q: '', types: [] })}>Clear search and filters</button>
+            </div>
+          ) : (
+            <SourceList
+              model={model}
+              query={url.q}
+              onSelectSource={(id) => setUrl({ source: id, entry: null, tab: url.tab }, 'push')}
+              onSelectEntry={openEntry}
+            />
+          )}
+        </div>
+      </aside>
+      <main className="pane-main" id="main">
+        {!source ? (
+          <div className="state-panel empty">
+            <h2>Pick a memory source</h2>
+            <p>Each project has its own memory folder. Choose one on the left, or press j / k to move through entries.</p>
+          </div>
+        ) : (
+          <div className="source-view">
+            <div className="source-header">
+              <div>
+                <h1 className="source-title">{source.project}</h1>
+                <div className="reader-meta">
+                  <span className={`kind kind-${source.kind}`}>{kindLabel(source)}</span>
+                  {!source.active && <span className="badge badge-inactive">not read by Claude Code</span>}
+                  <button type="button" className="path-button" title="Copy the folder path" onClick={() => void copyWithToast(source.dir, 'the folder path', toast)}>
+                    {source.dir}
+                  </button>
+                </div>
+              </div>
+              <div className="tabs" role="tablist" aria-label="Source views">
+                <button type="button" role="tab" aria-selected={url.tab === 'entry'} onClick={() => setUrl({ tab: 'entry' }, 'push')}>
+                  Document
+                </button>
+                <button type="button" role="tab" aria-selected={url.tab === 'graph'} onClick={() => setUrl({ tab: 'graph' }, 'push')} title="Link graph (g)">
+                  Link graph
+                </button>
+              </div>
+            </div>
+            {url.tab === 'graph' ? (
+              <LinkGraph
+                source={source}
+                entries={model.entriesBySource.get(source.id) ?? []}
+                selectedId={shownEntry?.id ?? null}
+                onOpen={openEntry}
+                onDangling={(label) => toast(`${label} does not exist: a link points to a missing file`)}
+              />
+            ) : shownEntry ? (
+              <EntryReader
+                key={shownEntry.id}
+                entry={shownEntry}
+                source={source}
+                content={props.entryContent}
+                resolver={model.resolverFor(source.id)}
+                entryById={model.entryById}
+                plansBySession={props.plansBySession}
+                query={url.q}
+                dark={props.dark}
+                onOpenEntry={openEntry}
+                onOpenPlan={props.onOpenPlan}
+                onNavigate={props.onNavigate}
+              />
+            ) : (
+              <div className="state-panel empty">
+                <h2>No MEMORY.md in this folder</h2>
+                <p>
+                  Claude Code writes one when it saves the first memory; until then nothing from this folder is loaded at session
+                  start. Pick a topic on the left.
+                </p>
+              </div>
+            )}
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+// Memory sources grouped by project, each with its kind, an "inactive" mark, index health and its
+// entries (filtered by the search and the type chips).
+import type { MemoryEntry } from '../api/types';
+import { Highlight } from '../search/Highlight';
+import { formatCount } from '../ui/format';
+import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
+import type { MemoryModel } from './useMemoryModel';
+
+interface Props {
+  model: MemoryModel;
+  query: string;
+  onSelectSource(sourceId: string): void;
+  onSelectEntry(entry: MemoryEntry): void;
+}
+
+export function SourceList({ model, query, onSelectSource, onSelectEntry }: Props) {
+  const activeId = model.activeSource?.id ?? null;
+  const selectedEntry = model.activeEntry?.id ?? null;
+  // While searching, projects without a hit are left out.
+  const groups = model.groups.filter(
+    (group) => !model.searching || group.sources.some((s) => (model.visible.get(s.id) ?? []).length > 0),
+  );
+  return (
+    <nav className="source-list" aria-label="Memory sources">
+      {groups.map((group) => (
+        <section key={group.project} className="source-group" aria-label={`Project ${group.project}`}>
+          <h2 className="group-title">
+            <Highlight text={group.project} query={query} />
+          </h2>
+          {group.sources.map((source) => {
+            const hits = model.visible.get(source.id) ?? [];
+            const expanded = source.id === activeId || model.searching;
+            const level = sourceLevel(source);
+            if (model.searching && hits.length === 0) return null;
+            return (
+              <div key={source.id} className={`source${source.id === activeId ? ' active' : ''}${source.active ? '' : ' inactive'}`}>
+                <button
+                  type="button"
+                  className="source-button"
+                  aria-expanded={expanded}
+                  aria-current={source.id === activeId ? 'true' : undefined}
+                  onClick={() => onSelectSource(source.id)}
+                  title={source.dir}
+                >
+                  <span className="source-line">
+                    <span className={`kind kind-${source.kind}`}>{kindLabel(source)}</span>
+                    {level && (
+                      <span className={`health-dot level-${level}`} title={`MEMORY.md ${LEVEL_TEXT[level]}`}>
+                        <span className="sr-only">MEMORY.md {LEVEL_TEXT[level]}</span>
+                      </span>
+                    )}
+                    <span className="count">{formatCount(source.entryCount)} topics</span>
+                  </span>
+                  {!source.active && <span className="badge badge-inactive">not read by Claude Code</span>}
+                  {!source.index && <span className="badge badge-warn">no MEMORY.md</span>}
+                </button>
+                {expanded && hits.length > 0 && (
+                  <ul className="entry-list">
+                    {hits.map(({ entry, byContent, byMeta }) => (
+                      <li key={entry.id}>
+                        <button
+                          type="button"
+                          className={`entry-button${entry.id === selectedEntry ? ' selected' : ''}`}
+                          aria-current={entry.id === selectedEntry ? 'true' : undefined}
+                          data-entry-id={entry.id}
+                          onClick={() => onSelectEntry(entry)}
+                        >
+                          <span className="entry-name">
+                            {entry.isIndex ? <strong>MEMORY.md</strong> : <Highlight text={entry.name} query={query} />}
+                          </span>
+                          <span className="entry-flags">
+                            {entry.type && <span className={`type-chip type-${entry.type}`}>{entry.type}</span>}
+                            {!entry.isIndex && !entry.inIndex && (
+                              <span className="badge badge-warn" title="MEMORY.md does not link to this file">
+                                not in index
+                              </span>
+                            )}
+                            {byContent && !byMeta && <span className="badge badge-content">in text</span>}
+                          </span>
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            );
+          })}
+        </section>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,73 @@
+// The memory list as shown: type chips, the instant client match on name / file name / description,
+// and the content hits of GET /api/memory/search merged in.
+import type { MemoryEntry, MemorySource } from '../api/types';
+import { foldCase } from '../search/fold';
+
+export type TypeKey = 'user' | 'feedback' | 'project' | 'reference' | 'none';
+export const TYPE_KEYS: readonly TypeKey[] = ['user', 'feedback', 'project', 'reference', 'none'];
+
+export function typeKey(entry: MemoryEntry): TypeKey {
+  return entry.type ?? 'none';
+}
+
+export interface EntryHit {
+  entry: MemoryEntry;
+  byMeta: boolean;
+  byContent: boolean;
+}
+
+export function entryHaystack(entry: MemoryEntry, source: MemorySource | undefined): string {
+  return foldCase(`${entry.name}\u0000${entry.filename}\u0000${entry.description ?? ''}\u0000${source?.project ?? ''}`);
+}
+
+/** Entries passing the search (before type chips), with how they matched. */
+export function searchEntries(
+  entries: MemoryEntry[],
+  haystacks: Map<string, string>,
+  query: string,
+  contentHits: ReadonlySet<string> | null,
+): EntryHit[] {
+  const q = foldCase(query.trim());
+  if (!q) return entries.map((entry) => ({ entry, byMeta: false, byContent: false }));
+  const hits: EntryHit[] = [];
+  for (const entry of entries) {
+    const byMeta = (haystacks.get(entry.id) ?? '').includes(q);
+    const byContent = contentHits?.has(entry.id) ?? false;
+    if (byMeta || byContent) hits.push({ entry, byMeta, byContent });
+  }
+  return hits;
+}
+
+export function typeCounts(hits: EntryHit[]): Record<TypeKey, number> {
+  const counts: Record<TypeKey, number> = { user: 0, feedback: 0, project: 0, reference: 0, none: 0 };
+  for (const h of hits) if (!h.entry.isIndex) counts[typeKey(h.entry)] += 1;
+  return counts;
+}
+
+export function filterByTypes(hits: EntryHit[], types: readonly string[]): EntryHit[] {
+  if (!types.length) return hits;
+  const set = new Set(types);
+  return hits.filter((h) => !h.entry.isIndex && set.has(typeKey(h.entry)));
+}
+
+/** Sources grouped by project name, in the order the service sends them (sorted by project). */
+export function groupSources(sources: MemorySource[]): { project: string; sources: MemorySource[] }[] {
+  const groups = new Map<string, MemorySource[]>();
+  for (const s of sources) {
+    const list = groups.get(s.project) ?? [];
+    list.push(s);
+    groups.set(s.project, list);
+  }
+  return [...groups.entries()].map(([project, list]) => ({
+    project,
+    // Active first, then by kind.
+    sources: list.sort((a, b) => Number(b.active) - Number(a.active) || a.kind.localeCompare(b.kind)),
+  }));
+}
+
+/** Index first, then topics by name. */
+export function orderEntries(entries: MemoryEntry[]): MemoryEntry[] {
+  return [...entries].sort(
+    (a, b) => Number(b.isIndex) - Number(a.isIndex) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+  );
+}

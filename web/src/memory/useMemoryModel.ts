@@ -1,0 +1,95 @@
+// Everything the memory view derives from GET /api/memory, the URL and the content search.
+import { useMemo } from 'react';
+import type { MemoryEntry, MemoryListing, MemorySource } from '../api/types';
+import type { UrlState } from '../state/url';
+import { EntryResolver } from './links';
+import {
+  entryHaystack, filterByTypes, groupSources, orderEntries, searchEntries, typeCounts, type EntryHit, type TypeKey,
+} from './memoryQuery';
+
+export interface MemoryModel {
+  sources: MemorySource[];
+  entries: MemoryEntry[];
+  sourceById: Map<string, MemorySource>;
+  entryById: Map<string, MemoryEntry>;
+  entriesBySource: Map<string, MemoryEntry[]>;
+  resolverFor(sourceId: string): EntryResolver;
+  groups: { project: string; sources: MemorySource[] }[];
+  /** Search hits before the type chips (for the chip counts). */
+  counts: Record<TypeKey, number>;
+  /** What the list shows, per source, in display order. */
+  visible: Map<string, EntryHit[]>;
+  /** The same, flattened in display order (keyboard navigation). */
+  flat: MemoryEntry[];
+  activeSource: MemorySource | null;
+  activeEntry: MemoryEntry | null;
+  searching: boolean;
+}
+
+export function useMemoryModel(listing: MemoryListing | null, url: UrlState, contentHits: ReadonlySet<string> | null): MemoryModel {
+  const base = useMemo(() => {
+    const sources = listing?.sources ?? [];
+    const entries = listing?.entries ?? [];
+    const sourceById = new Map(sources.map((s) => [s.id, s]));
+    const entryById = new Map(entries.map((e) => [e.id, e]));
+    const entriesBySource = new Map<string, MemoryEntry[]>();
+    for (const e of entries) {
+      const list = entriesBySource.get(e.sourceId) ?? [];
+      list.push(e);
+      entriesBySource.set(e.sourceId, list);
+    }
+    for (const [id, list] of entriesBySource) entriesBySource.set(id, orderEntries(list));
+    const haystacks = new Map(entries.map((e) => [e.id, entryHaystack(e, sourceById.get(e.sourceId))]));
+    const resolvers = new Map<string, EntryResolver>();
+    const resolverFor = (sourceId: string) => {
+      let r = resolvers.get(sourceId);
+      if (!r) {
+        r = new EntryResolver(entriesBySource.get(sourceId) ?? []);
+        resolvers.set(sourceId, r);
+      }
+      return r;
+    };
+    return { sources, entries, sourceById, entryById, entriesBySource, haystacks, resolverFor, groups: groupSources(sources) };
+  }, [listing]);
+
+  return useMemo(() => {
+    const q = url.q.trim();
+    const hits = searchEntries(base.entries, base.haystacks, q, contentHits);
+    const counts = typeCounts(hits);
+    const shown = filterByTypes(hits, url.types);
+    const bySource = new Map<string, EntryHit[]>();
+    for (const h of shown) {
+      const list = bySource.get(h.entry.sourceId) ?? [];
+      list.push(h);
+      bySource.set(h.entry.sourceId, list);
+    }
+    const activeEntry = url.entry ? base.entryById.get(url.entry) ?? null : null;
+    const activeSource =
+      (url.source ? base.sourceById.get(url.source) : undefined) ??
+      (activeEntry ? base.sourceById.get(activeEntry.sourceId) : undefined) ??
+      base.groups[0]?.sources[0] ??
+      null;
+    const visible = new Map<string, EntryHit[]>();
+    const flat: MemoryEntry[] = [];
+    for (const group of base.groups) {
+      for (const s of group.sources) {
+        const order = base.entriesBySource.get(s.id) ?? [];
+        const list = bySource.get(s.id) ?? [];
+        const rank = new Map(order.map((e, i) => [e.id, i]));
+        list.sort((a, b) => (rank.get(a.entry.id) ?? 0) - (rank.get(b.entry.id) ?? 0));
+        visible.set(s.id, list);
+        // Without a search only the open source is expanded; with one, every source with hits.
+        if (q || url.types.length || s.id === activeSource?.id) flat.push(...list.map((h) => h.entry));
+      }
+    }
+    return {
+      ...base,
+      counts,
+      visible,
+      flat,
+      activeSource,
+      activeEntry,
+      searching: q !== '' || url.types.length > 0,
+    };
+  }, [base, url.q, url.types, url.entry, url.source, contentHits]);
+}

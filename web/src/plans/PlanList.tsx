@@ -1,0 +1,184 @@
+// The plans table: virtualized (10,000 rows stay smooth), sortable columns, search highlights,
+// freshly added plans briefly highlighted, keyboard selection kept in view.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { SortDir, SortKey } from '../state/url';
+import { Highlight } from '../search/Highlight';
+import { exactTime, formatBytes, formatCount, shortRelativeTime } from '../ui/format';
+import type { PlanRow } from './planQuery';
+
+const ROW_HEIGHT = 54;
+
+interface Props {
+  rows: PlanRow[];
+  selected: string | null;
+  query: string;
+  sort: SortKey;
+  dir: SortDir;
+  fresh: ReadonlySet<string>;
+  now: number;
+  /** Changes when the query, filter or sort change (as opposed to a live update of the data). */
+  viewKey: string;
+  onSort(key: SortKey): void;
+  onSelect(filename: string): void;
+  onOpenInEditor(filename: string): void;
+}
+
+const COLUMNS: { key: SortKey; label: string; className: string }[] = [
+  { key: 'title', label: 'Title', className: 'col-title' },
+  { key: 'project', label: 'Project', className: 'col-project' },
+  { key: 'modified', label: 'Modified', className: 'col-modified' },
+  { key: 'size', label: 'Size', className: 'col-size' },
+  { key: 'lines', label: 'Lines', className: 'col-lines' },
+];
+
+function rowId(filename: string): string {
+  return `plan-row-${encodeURIComponent(filename).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+export function PlanList({ rows, selected, query, sort, dir, fresh, now, viewKey, onSort, onSelect, onOpenInEditor }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (i) => rows[i]?.plan.filename ?? i,
+  });
+
+  const selectedIndex = selected ? rows.findIndex((r) => r.plan.filename === selected) : -1;
+
+  // Keep the selection in view when it moves by keyboard (or arrives from the URL).
+  const lastSelected = useRef<string | null>(null);
+  useEffect(() => {
+    if (selectedIndex < 0 || lastSelected.current === selected) return;
+    lastSelected.current = selected;
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selected, selectedIndex, virtualizer]);
+
+  // New plans arrive at the top: if the reader of the list has scrolled down, keep the rows they
+  // were looking at in place instead of letting everything shift by one row.
+  const firstKey = useRef<{ key: string | null; top: number }>({ key: null, top: 0 });
+  const lastViewKey = useRef(viewKey);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const anchor = firstKey.current;
+    const sameView = lastViewKey.current === viewKey;
+    lastViewKey.current = viewKey;
+    if (!sameView) {
+      // New query, filter or sort: start at the top, or at the open plan when it is in the list.
+      if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
+      else el.scrollTop = 0;
+      return;
+    }
+    if (anchor.key && el.scrollTop > 0) {
+      const index = rows.findIndex((r) => r.plan.filename === anchor.key);
+      if (index >= 0) {
+        const shouldBe = index * ROW_HEIGHT + anchor.top;
+        if (Math.abs(shouldBe - el.scrollTop) >= ROW_HEIGHT) el.scrollTop = shouldBe;
+      }
+    }
+  }, [rows, viewKey]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const remember = () => {
+      const index = Math.floor(el.scrollTop / ROW_HEIGHT);
+      firstKey.current = { key: rows[index]?.plan.filename ?? null, top: el.scrollTop - index * ROW_HEIGHT };
+    };
+    remember();
+    el.addEventListener('scroll', remember, { passive: true });
+    return () => el.removeEventListener('scroll', remember);
+  }, [rows]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div
+      className="plan-grid"
+      role="grid"
+      aria-label="Plans"
+      aria-rowcount={rows.length + 1}
+      aria-colcount={COLUMNS.length}
+    >
+      <div className="grid-header" role="row" aria-rowindex={1}>
+        {COLUMNS.map((c) => {
+          const active = sort === c.key;
+          return (
+            <div
+              key={c.key}
+              role="columnheader"
+              className={c.className}
+              aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              <button type="button" className={`sort-button${active ? ' active' : ''}`} onClick={() => onSort(c.key)} title={`Sort by ${c.label.toLowerCase()}`}>
+                {c.label}
+                <span className="sort-arrow" aria-hidden="true">
+                  {active ? (dir === 'asc' ? '▲' : '▼') : ''}
+                </span>
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      <div
+        ref={scrollRef}
+        className="grid-body"
+        tabIndex={0}
+        aria-activedescendant={selected && selectedIndex >= 0 ? rowId(selected) : undefined}
+        aria-label="Plan rows: ↑ ↓ to move, Enter opens in your editor"
+      >
+        <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = rows[item.index]!;
+            const p = row.plan;
+            const isSelected = p.filename === selected;
+            return (
+              <div
+                key={item.key}
+                id={rowId(p.filename)}
+                role="row"
+                aria-rowindex={item.index + 2}
+                aria-selected={isSelected}
+                data-filename={p.filename}
+                className={`grid-row${isSelected ? ' selected' : ''}${fresh.has(p.filename) ? ' fresh' : ''}`}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => onSelect(p.filename)}
+                onDoubleClick={() => onOpenInEditor(p.filename)}
+              >
+                <div role="gridcell" className="col-title">
+                  <div className="row-title">
+                    <Highlight text={p.title || p.filename} query={query} />
+                    {fresh.has(p.filename) && <span className="badge badge-new">new</span>}
+                  </div>
+                  <div className="row-sub">
+                    <span className="row-filename">
+                      <Highlight text={p.filename} query={query} />
+                    </span>
+                    {row.byContent && (
+                      <span className="badge badge-content" title="The search text occurs in this plan's content">
+                        in text
+                      </span>
+                    )}
+                  </div>
+                </div>
+                <div role="gridcell" className="col-project">
+                  {p.project ? <Highlight text={p.project} query={query} /> : <span className="muted">—</span>}
+                </div>
+                <div role="gridcell" className="col-modified" title={exactTime(p.modified)}>
+                  {shortRelativeTime(p.modified, now)}
+                </div>
+                <div role="gridcell" className="col-size">
+                  {formatBytes(p.size)}
+                </div>
+                <div role="gridcell" className="col-lines">
+                  {formatCount(p.lineCount)}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+// The Plans view: filter bar and counts, the virtualized list, and the reader of the open plan.
+import type { MemorySource, PlanMetadata } from '../api/types';
+import { describeError } from '../api/client';
+import type { UrlState } from '../state/url';
+import type { UrlUpdate } from '../state/useUrlState';
+import type { ContentState, Remote } from '../state/useRemote';
+import { formatCount } from '../ui/format';
+import { PlanList } from './PlanList';
+import { PlanReader } from './PlanReader';
+import { ProjectFilter } from './ProjectFilter';
+import type { PlanSelection } from './planQuery';
+import { defaultDir, type SortKey } from '../state/url';
+
+interface Props {
+  remote: Remote<PlanMetadata[]>;
+  reload(): void;
+  selection: PlanSelection;
+  projectCounts: { project: string; count: number }[];
+  planByFile: Map<string, PlanMetadata>;
+  planFiles: ReadonlySet<string>;
+  url: UrlState;
+  setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
+  content: ContentState;
+  fresh: ReadonlySet<string>;
+  now: number;
+  sources: MemorySource[];
+  searchPending: boolean;
+  searchFailed: boolean;
+  dark: boolean;
+  claudeDirHint: string;
+  onOpenInEditor(filename: string): void;
+  onNavigate(nav: string): void;
+}
+
+export function PlansView(props: Props) {
+  const { remote, selection, url, setUrl } = props;
+  const total = remote.data?.length ?? 0;
+  const q = url.q.trim();
+  const filtered = url.projects.length > 0;
+
+  const onSort = (key: SortKey) =>
+    setUrl((s) => ({ sort: key, dir: s.sort === key ? (s.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) }));
+
+  let listBody;
+  if (remote.status === 'loading' && !remote.data) {
+    listBody = <div className="state-panel loading" aria-busy="true">Loading plans…</div>;
+  } else if (remote.status === 'error' && !remote.data) {
+    listBody = (
+      <div className="state-panel error">
+        <h2>Could not load plans</h2>
+        <p>{describeError(remote.error)}</p>
+        <button type="button" onClick={props.reload}>Retry</button>
+      </div>
+    );
+  } else if (total === 0) {
+    listBody = (
+      <div className="state-panel empty">
+        <h2>No plans yet</h2>
+        <p>
+          Claude Code saves a plan as markdown in <code>{props.claudeDirHint}</code> whenever you use plan mode (Shift+Tab until
+          “plan mode on”). New plans show up here by themselves.
+        </p>
+        <p className="muted">
+          Looking at the wrong folder? Start the viewer with <code>--claude-dir</code>, or try it with <code>--demo</code>.
+        </p>
+      </div>
+    );
+  } else if (selection.rows.length === 0) {
+    listBody = (
+      <div className="state-panel empty">
+        <h2>No plans match</h2>
+        <p>
+          {q ? <>Nothing has “{q}” in its title, file name, project or text</> : 'No plan is in the selected projects'}
+          {q && filtered ? ' within the selected projects' : ''}.
+        </p>
+        <button type="button" onClick={() => setUrl({ q: '', projects: [] })}>Clear search and filters</button>
+      </div>
+    );
+  } else {
+    listBody = (
+      <PlanList
+        rows={selection.rows}
+        selected={url.plan}
+        query={q}
+        sort={url.sort}
+        dir={url.dir}
+        fresh={props.fresh}
+        now={props.now}
+        viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${url.sort}\u0000${url.dir}`}
+        onSort={onSort}
+        onSelect={(filename) => setUrl({ plan: filename }, 'push')}
+        onOpenInEditor={props.onOpenInEditor}
+      />
+    );
+  }
+
+  const plan = url.plan ? props.planByFile.get(url.plan) ?? null : null;
+  return (
+    <div className={`split plans-split${url.full && url.plan ? ' fullscreen' : ''}${url.plan ? ' has-reader' : ''}`}>
+      <section className="pane-list" aria-label="Plans list">
+        <div className="list-toolbar">
+          <ProjectFilter counts={props.projectCounts} selected={url.projects} onChange={(projects) => setUrl({ projects })} />
+          <div className="list-counts" role="status" aria-live="polite" data-testid="plan-counts">
+            {!remote.data ? null : q ? (
+              <>
+                <strong>{formatCount(selection.rows.length)}</strong> {selection.rows.length === 1 ? 'match' : 'matches'}{' '}
+                <span className="muted">
+                  ({formatCount(selection.metaHits)} in title/file/project, {formatCount(selection.contentHits)} in text)
+                </span>
+                {props.searchPending && <span className="muted"> · searching contents…</span>}
+                {props.searchFailed && <span className="error-text"> · content search failed</span>}
+              </>
+            ) : (
+              <>
+                <strong>{formatCount(selection.rows.length)}</strong>
+                {filtered ? ` of ${formatCount(total)}` : ''} {total === 1 ? 'plan' : 'plans'}
+              </>
+            )}
+          </div>
+        </div>
+        {listBody}
+      </section>
+      <main className="pane-main" id="main">
+        {url.plan ? (
+          <PlanReader
+            filename={url.plan}
+            plan={plan}
+            content={props.content}
+            planFiles={props.planFiles}
+            sources={props.sources}
+            query={q}
+            dark={props.dark}
+            fullscreen={url.full}
+            onToggleFullscreen={() => setUrl((s) => ({ full: !s.full }))}
+            onOpenPlan={(filename) => setUrl({ plan: filename }, 'push')}
+            onOpenProjectMemory={(sourceId) => setUrl({ view: 'memory', source: sourceId, entry: null, tab: 'entry', q: '', types: [] }, 'push')}
+            onNavigate={props.onNavigate}
+            onClose={() => setUrl({ plan: null, full: false }, 'push')}
+          />
+        ) : (
+          total > 0 && (
+            <div className="state-panel empty">
+              <h2>Pick a plan</h2>
+              <p>Click a row, or press j / k (↓ / ↑) to move through the list. Press ? for all shortcuts.</p>
+            </div>
+          )
+        )}
+      </main>
+    </div>
+  );
+}

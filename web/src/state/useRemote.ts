@@ -1,0 +1,118 @@
+// Loading remote data with explicit loading / error states, keeping the last good value while a
+// refresh is in flight (so a live update never blanks the screen or loses the scroll position).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isAbort } from '../api/client';
+
+export interface Remote<T> {
+  status: 'loading' | 'ready' | 'error';
+  data: T | null;
+  error: unknown;
+  /** Bumps on every successful load. */
+  version: number;
+}
+
+export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>): [Remote<T>, () => void] {
+  const [state, setState] = useState<Remote<T>>({ status: 'loading', data: null, error: null, version: 0 });
+  const controller = useRef<AbortController | null>(null);
+  const loader = useRef(load);
+  loader.current = load;
+
+  const reload = useCallback(() => {
+    controller.current?.abort();
+    const ctrl = new AbortController();
+    controller.current = ctrl;
+    loader
+      .current(ctrl.signal)
+      .then((data) => {
+        if (ctrl.signal.aborted) return;
+        setState((s) => ({ status: 'ready', data, error: null, version: s.version + 1 }));
+      })
+      .catch((error: unknown) => {
+        if (isAbort(error) || ctrl.signal.aborted) return;
+        setState((s) => ({ ...s, status: s.data ? 'ready' : 'error', error }));
+      });
+  }, []);
+
+  useEffect(() => {
+    reload();
+    return () => controller.current?.abort();
+  }, [reload]);
+
+  return [state, reload];
+}
+
+export interface ContentState {
+  status: 'idle' | 'loading' | 'ready' | 'missing' | 'error';
+  text: string | null;
+  error: unknown;
+  /** Which key the text belongs to. */
+  key: string | null;
+}
+
+/**
+ * Content of one document (plan or memory entry). `version` changes make it refetch; the previous
+ * text of the same key stays on screen meanwhile.
+ */
+export function useContent(key: string | null, version: number, load: (key: string, signal: AbortSignal) => Promise<string>): ContentState {
+  const [state, setState] = useState<ContentState>({ status: 'idle', text: null, error: null, key: null });
+  const loader = useRef(load);
+  loader.current = load;
+
+  useEffect(() => {
+    if (!key) {
+      setState({ status: 'idle', text: null, error: null, key: null });
+      return;
+    }
+    const ctrl = new AbortController();
+    setState((s) => (s.key === key && s.text !== null ? s : { status: 'loading', text: null, error: null, key }));
+    loader
+      .current(key, ctrl.signal)
+      .then((text) => {
+        if (!ctrl.signal.aborted) setState({ status: 'ready', text, error: null, key });
+      })
+      .catch((error: unknown) => {
+        if (isAbort(error) || ctrl.signal.aborted) return;
+        const status = (error as { status?: number }).status === 404 ? 'missing' : 'error';
+        setState({ status, text: null, error, key });
+      });
+    return () => ctrl.abort();
+  }, [key, version]);
+
+  return state;
+}
+
+/** Debounced server-side search; null while no answer for the current query is known. */
+export function useServerSearch(query: string, version: number, search: (q: string, signal: AbortSignal) => Promise<string[]>, delay = 200): {
+  hits: ReadonlySet<string> | null;
+  pending: boolean;
+  failed: boolean;
+} {
+  const [result, setResult] = useState<{ q: string; version: number; hits: ReadonlySet<string> | null; failed: boolean }>({
+    q: '', version: -1, hits: null, failed: false,
+  });
+  const searcher = useRef(search);
+  searcher.current = search;
+  const q = query.trim();
+
+  useEffect(() => {
+    if (!q) return;
+    const ctrl = new AbortController();
+    const timer = window.setTimeout(() => {
+      searcher
+        .current(q, ctrl.signal)
+        .then((list) => setResult({ q, version, hits: new Set(list), failed: false }))
+        .catch((error: unknown) => {
+          if (!isAbort(error)) setResult({ q, version, hits: null, failed: true });
+        });
+    }, delay);
+    return () => {
+      window.clearTimeout(timer);
+      ctrl.abort();
+    };
+  }, [q, version, delay]);
+
+  if (!q) return { hits: null, pending: false, failed: false };
+  const current = result.q === q;
+  // Keep showing hits of the same query from before a live update until the new answer arrives.
+  return { hits: current ? result.hits : null, pending: !current || result.version !== version, failed: current && result.failed };
+}

@@ -1,0 +1,89 @@
+// Brand, view tabs with counts, the one search box, live status, refresh, theme and help.
+import type { RefObject } from 'react';
+import type { LiveStatus } from '../api/events';
+import type { View } from '../state/url';
+import { formatCount } from './format';
+import type { ThemeMode } from './theme';
+
+interface Props {
+  view: View;
+  planCount: number | null;
+  memoryCount: number | null;
+  query: string;
+  searchRef: RefObject<HTMLInputElement | null>;
+  live: LiveStatus;
+  themeMode: ThemeMode;
+  dark: boolean;
+  onView(view: View): void;
+  onQuery(q: string): void;
+  onSearchEnter(): void;
+  onRefresh(): void;
+  onTheme(): void;
+  onHelp(): void;
+}
+
+const LIVE_TEXT: Record<LiveStatus, string> = {
+  live: 'Live',
+  connecting: 'Reconnecting…',
+  offline: 'Live updates off',
+};
+
+export function TopBar(p: Props) {
+  const placeholder = p.view === 'plans' ? 'Search plans: title, file, project, text' : 'Search memory: name, file, description, text';
+  return (
+    <header className="topbar">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <div className="brand" aria-label="Plan & Memory Viewer">
+        <span className="brand-mark" aria-hidden="true">◆</span> Plans &amp; Memory
+      </div>
+      <nav className="view-tabs" role="tablist" aria-label="Views">
+        <button type="button" role="tab" aria-selected={p.view === 'plans'} onClick={() => p.onView('plans')} title="Plans (1)">
+          Plans {p.planCount !== null && <span className="count">{formatCount(p.planCount)}</span>}
+        </button>
+        <button type="button" role="tab" aria-selected={p.view === 'memory'} onClick={() => p.onView('memory')} title="Memory (2)">
+          Memory {p.memoryCount !== null && <span className="count">{formatCount(p.memoryCount)}</span>}
+        </button>
+      </nav>
+      <div className="search">
+        <input
+          ref={p.searchRef}
+          type="search"
+          value={p.query}
+          placeholder={placeholder}
+          aria-label={placeholder}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => p.onQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === 'ArrowDown') {
+              e.preventDefault();
+              p.onSearchEnter();
+            }
+          }}
+        />
+        <kbd className="search-hint" aria-hidden="true">/</kbd>
+      </div>
+      <div className="topbar-actions">
+        <span className={`live live-${p.live}`} role="status" title="Plans and memory update by themselves while this is live">
+          <span className="live-dot" aria-hidden="true" /> {LIVE_TEXT[p.live]}
+        </span>
+        <button type="button" className="icon-button" onClick={p.onRefresh} aria-label="Reload from disk" title="Reload from disk">
+          ⟳
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={p.onTheme}
+          aria-label={`Theme: ${p.themeMode === 'system' ? `system (${p.dark ? 'dark' : 'light'})` : p.themeMode}. Switch theme`}
+          title={`Theme: ${p.themeMode}`}
+          data-theme-mode={p.themeMode}
+        >
+          {p.themeMode === 'system' ? '◐' : p.dark ? '☾' : '☀'}
+        </button>
+        <button type="button" className="icon-button" onClick={p.onHelp} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+          ?
+        </button>
+      </div>
+    </header>
+  );
+}
