@@ -70,8 +70,25 @@ export class Viewer {
     await viewer.sessions.refresh();
     await viewer.indexCache?.save(viewer.sessions);
     await viewer.plans.rescan(await viewer.planFolders());
-    await viewer.watchers?.start(viewer.plans.folderList);
+    viewer.watching = viewer.startWatching();
     return viewer;
+  }
+
+  /**
+   * Resolves once every watcher has crawled its folders and a catch-up pass has picked up what changed
+   * during the crawl. The service answers before that: on a large home chokidar's initial crawl takes
+   * longer than the scan itself, and nothing it finds is needed for the first answers.
+   */
+  watching: Promise<void> = Promise.resolve();
+
+  private async startWatching(): Promise<void> {
+    if (!this.watchers) return;
+    try {
+      await this.watchers.start(this.plans.folderList);
+      await this.rescanAll();
+    } catch (error) {
+      this.options.logger.warn(`file watching could not start: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   onEvent(listener: (event: ViewerEvent) => void): () => void {
@@ -132,6 +149,7 @@ export class Viewer {
   }
 
   async close(): Promise<void> {
+    await this.watching;
     await this.watchers?.close();
     if (this.saveTimer) {
       clearTimeout(this.saveTimer);

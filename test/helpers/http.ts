@@ -70,6 +70,7 @@ export async function startServer(options: {
     logger: { warn: (m) => warnings.push(m) },
     watch: options.watch ?? false,
   });
+  await viewer.watching;
   const app = await buildServer({
     viewer,
     opener: options.opener ?? (async () => true),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createdTime, readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { countLines, countWords, planTitle } from '../markdown/text.js';
+import { buildTrigramBloom, type TrigramBloom } from '../search/trigramBloom.js';
 
 export interface PlanFileRecord {
   filename: string;
@@ -16,6 +17,8 @@ export interface PlanFileRecord {
   wordCount: number;
   /** Case-folded content, kept so a content search never touches the disk. */
   folded: string;
+  /** Trigram filter of `folded`: most documents are ruled out without scanning their text. */
+  bloom: TrigramBloom;
 }
 
 /** Only regular `*.md` files directly in a plans folder; never dotfiles or in-flight `*.tmp.*` writes. */
@@ -28,6 +31,7 @@ export async function readPlanFile(filepath: string): Promise<PlanFileRecord | n
   const file = await readRegularFile(filepath);
   if (!file) return null;
   const filename = path.basename(filepath);
+  const folded = foldCase(file.text);
   return {
     filename,
     filepath,
@@ -38,6 +42,7 @@ export async function readPlanFile(filepath: string): Promise<PlanFileRecord | n
     created: createdTime(file.stats).toISOString(),
     lineCount: countLines(file.text),
     wordCount: countWords(file.text),
-    folded: foldCase(file.text),
+    folded,
+    bloom: buildTrigramBloom(folded),
   };
 }

@@ -1,8 +1,9 @@
 // The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readRegularFile, lastPathSegment } from '../files.js';
+import { lastPathSegment, readRegularFile, statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
+import { mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
 
@@ -48,6 +49,16 @@ export class PlanStore {
     const paths = (await Promise.all(this.folders.map(listPlanPaths))).flat();
     const fresh = new Map<string, PlanFileRecord>();
     await forEachLimit(paths, 16, async (filepath) => {
+      // A file whose size and mtime did not move is not read again: a refresh of thousands of plans
+      // costs a stat each.
+      const known = before.get(filepath);
+      if (known) {
+        const stats = await statOrNull(filepath);
+        if (stats?.isFile() && stats.mtimeMs === known.modifiedMs && stats.size === known.size) {
+          fresh.set(filepath, known);
+          return;
+        }
+      }
       const record = await readPlanFile(filepath);
       if (record) fresh.set(filepath, record);
     });
@@ -57,7 +68,7 @@ export class PlanStore {
       .filter((r) => before.get(r.filepath)?.modifiedMs !== r.modifiedMs || before.get(r.filepath)?.size !== r.size)
       .map((r) => r.filename);
     const removed = [...before.values()].filter((r) => !fresh.has(r.filepath)).map((r) => r.filename);
-    return this.changed({ changed, removed }, true);
+    return this.changed({ changed, removed }, changed.length > 0 || removed.length > 0);
   }
 
   /** Adds the folders not yet known and reads only those (a project's plansDirectory was discovered). */
@@ -107,8 +118,15 @@ export class PlanStore {
     }
     if (!previous) return { changed: [], removed: [] };
     this.files.delete(filepath);
-    this.listCache = null;
-    const stillListed = this.pick(previous.filename) !== undefined;
+    // Another folder may hold a plan of the same name. A scan, not pick(): rebuilding and sorting the whole
+    // list on every removal made deleting 10,000 plans quadratic (tens of seconds of saturated CPU).
+    let stillListed = false;
+    for (const record of this.files.values()) {
+      if (record.filename === previous.filename) {
+        stillListed = true;
+        break;
+      }
+    }
     return this.changed(stillListed ? { changed: [previous.filename], removed: [] } : { changed: [], removed: [previous.filename] }, true);
   }
 
@@ -158,10 +176,11 @@ export class PlanStore {
   search(q: string): string[] {
     if (q.length === 0) return [];
     const needle = foldCase(q);
+    const trigrams = queryTrigrams(needle);
     const hits: string[] = [];
     for (const plan of this.list()) {
       const record = this.files.get(plan.filepath);
-      if (record?.folded.includes(needle)) hits.push(plan.filename);
+      if (record && mayContain(record.bloom, trigrams) && record.folded.includes(needle)) hits.push(plan.filename);
     }
     return hits;
   }

@@ -8,8 +8,17 @@ import { routes } from '../schemas.js';
 export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  typed.get('/api/memory', { schema: routes.memory }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(await viewer.memory.list())));
+  // The store hands out the same listing object until its cache expires: serialize each listing once.
+  let listed: object | null = null;
+  let body = '';
+  typed.get('/api/memory', { schema: routes.memory }, async (_request, reply) => {
+    const listing = await viewer.memory.list();
+    if (listing !== listed) {
+      body = JSON.stringify(listing);
+      listed = listing;
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 
   typed.get('/api/memory/content', { schema: routes.memoryContent }, async (request, reply) => {
     const content = await viewer.memory.content(request.query.id);

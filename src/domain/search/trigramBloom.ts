@@ -1,0 +1,64 @@
+// A per-document Bloom filter of character trigrams: a search first asks each document's filter whether
+// it can contain every trigram of the query, and only reads the (folded) text of those that can. A rare
+// word then touches a handful of documents instead of every byte of every plan.
+//
+// False positives only cost a needless text scan; there are no false negatives, so results are exact.
+
+const BITS_PER_TRIGRAM = 10;
+const MIN_BITS = 256;
+const MAX_BITS = 1 << 20; // 128 KiB: past ~100k distinct trigrams a filter says "maybe" to everything anyway
+const PROBES = 3;
+
+export interface TrigramBloom {
+  readonly bits: Uint32Array;
+  readonly mask: number;
+}
+
+/** 32-bit hash of the trigram starting at i (UTF-16 code units of already-folded text). */
+function trigramHash(text: string, i: number): number {
+  let h = Math.imul(text.charCodeAt(i), 0x9e3779b1);
+  h = Math.imul(h ^ text.charCodeAt(i + 1), 0x85ebca77);
+  h = Math.imul(h ^ text.charCodeAt(i + 2), 0xc2b2ae3d);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+function setProbes(bits: Uint32Array, mask: number, h: number): void {
+  const step = ((h >>> 17) | (h << 15)) | 1;
+  for (let p = 0, pos = h; p < PROBES; p++, pos = (pos + step) >>> 0) {
+    const bit = pos & mask;
+    bits[bit >>> 5]! |= 1 << (bit & 31);
+  }
+}
+
+function hasProbes(bits: Uint32Array, mask: number, h: number): boolean {
+  const step = ((h >>> 17) | (h << 15)) | 1;
+  for (let p = 0, pos = h; p < PROBES; p++, pos = (pos + step) >>> 0) {
+    const bit = pos & mask;
+    if ((bits[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/** Builds the filter of a folded text; sized from its length (an upper bound of its distinct trigrams). */
+export function buildTrigramBloom(folded: string): TrigramBloom {
+  const trigrams = Math.max(0, folded.length - 2);
+  let size = MIN_BITS;
+  while (size < trigrams * BITS_PER_TRIGRAM && size < MAX_BITS) size <<= 1;
+  const bits = new Uint32Array(size >>> 5);
+  const mask = size - 1;
+  for (let i = 0; i < trigrams; i++) setProbes(bits, mask, trigramHash(folded, i));
+  return { bits, mask };
+}
+
+/** The trigram hashes a folded query needs; empty for queries under three characters (no filtering). */
+export function queryTrigrams(foldedQuery: string): number[] {
+  const hashes = new Set<number>();
+  for (let i = 0; i + 2 < foldedQuery.length; i++) hashes.add(trigramHash(foldedQuery, i));
+  return [...hashes];
+}
+
+/** false when the document certainly lacks one of the query's trigrams. */
+export function mayContain(bloom: TrigramBloom, hashes: readonly number[]): boolean {
+  for (const h of hashes) if (!hasProbes(bloom.bits, bloom.mask, h)) return false;
+  return true;
+}
