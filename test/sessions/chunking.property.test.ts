@@ -1,10 +1,13 @@
 // Property tests: the scanner's output is a function of the bytes alone (not of chunk boundaries), it
-// agrees with a naive whole-line reference implementation of the same rules, and on well-formed logs
-// it returns exactly what the lines say.
+// agrees with a naive whole-line reference implementation of the same rules (each line's last
+// tail-window bytes, parsed left to right), and on well-formed logs it returns exactly what the lines
+// say. Tiny windows and probes put the window edge and the scanner's suffix shortcut everywhere.
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineScanner, MAX_VALUE_BYTES, type LineRecord } from '../../src/domain/sessions/lineScanner.js';
+import {
+  LineScanner, MAX_VALUE_BYTES, TAIL_WINDOW_BYTES, type LineRecord, type LineScannerOptions,
+} from '../../src/domain/sessions/lineScanner.js';
 import { isCwd, isSessionId, isSlug } from '../../src/domain/sessions/values.js';
 import { conversationLine, metadataLine, scanChunks, SID_A, SID_B, SID_C, summaryLine } from './helpers.js';
 
@@ -24,13 +27,13 @@ function decode(key: Key, raw: Buffer): string | null {
   }
 }
 
-/** The rules applied to whole lines, byte by byte, with no streaming at all. */
-function referenceScan(data: Buffer): LineRecord[] {
+/** The rules applied to whole lines, byte by byte, with no streaming at all: only each line's last `window` bytes count. */
+function referenceScan(data: Buffer, window = TAIL_WINDOW_BYTES): LineRecord[] {
   const out: LineRecord[] = [];
   for (let start = 0; start <= data.length; ) {
     let end = data.indexOf(0x0a, start);
     if (end === -1) end = data.length;
-    const line = data.subarray(start, end);
+    const line = data.subarray(Math.max(start, end - window), end);
     const occurrences: { key: Key; value: string | null }[] = [];
     let i = 0;
     scan: while (i < line.length) {
@@ -84,18 +87,52 @@ const token = fc.oneof(
   sessionIds.map((s) => metadataLine(s)),
   fc.constant(summaryLine()),
   fc.constantFrom(`"cwd":"/${'a'.repeat(MAX_VALUE_BYTES - 1)}"`, `"cwd":"/${'a'.repeat(MAX_VALUE_BYTES)}"`, 'q'.repeat(9000)),
+  fc.constantFrom('q'.repeat(TAIL_WINDOW_BYTES - 40), 'q'.repeat(TAIL_WINDOW_BYTES + 1)),
 );
 const logBytes = fc.array(token, { maxLength: 40 }).map((parts) => Buffer.from(parts.join(''), 'utf8'));
 const chunkSizes = fc.array(fc.oneof(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 20_000 })), {
   minLength: 1,
   maxLength: 12,
 });
+/** The defaults, or a window and first probe small enough that their edges land on every kind of byte. */
+const scannerOptions: fc.Arbitrary<LineScannerOptions> = fc.oneof(
+  fc.constant({}),
+  fc.record({ tailWindowBytes: fc.integer({ min: 1, max: 400 }), probeBytes: fc.integer({ min: 1, max: 64 }) }),
+  fc.record({ probeBytes: fc.integer({ min: 1, max: 64 }) }),
+);
+const windowOf = (options: LineScannerOptions): number => options.tailWindowBytes ?? TAIL_WINDOW_BYTES;
+
+/**
+ * Short lines packed with key, quote and escape fragments: a left-to-right parse of them depends on
+ * every byte before, which is what the scanner's suffix shortcut (scanWindow) must get right.
+ */
+const denseLine = fc
+  .array(
+    fc.constantFrom(
+      '"cwd":"', '"sessionId":"', '"slug":"', '"cwd":', '"sessionId"', '"slug', '"', '\\', '\\"', '\\\\', '":"',
+      'cwd":"', 'sessionId":"', 'slug":"', SID_A, SID_B, '/x', 'a-b', ',', ':', '}', ' ', 'é',
+    ),
+    { maxLength: 24 },
+  )
+  .map((parts) => Buffer.from(parts.join(''), 'utf8'));
 
 describe('LineScanner properties', () => {
+  it('reads dense key soups like the reference whatever suffix it tries first', () => {
+    fc.assert(
+      fc.property(denseLine, (line) => {
+        const expected = referenceScan(line);
+        for (let probeBytes = 1; probeBytes <= line.length; probeBytes++) {
+          expect(scanChunks(line, undefined, { probeBytes }), `probe ${probeBytes}`).toEqual(expected);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
   it('gives the same records however the bytes are chunked', () => {
     fc.assert(
-      fc.property(logBytes, chunkSizes, (data, sizes) => {
-        expect(scanChunks(data, sizes)).toEqual(scanChunks(data));
+      fc.property(logBytes, chunkSizes, scannerOptions, (data, sizes, options) => {
+        expect(scanChunks(data, sizes, options)).toEqual(scanChunks(data, undefined, options));
       }),
       { numRuns: 300 },
     );
@@ -103,17 +140,26 @@ describe('LineScanner properties', () => {
 
   it('agrees with a naive whole-line implementation of the same rules', () => {
     fc.assert(
-      fc.property(logBytes, (data) => {
-        expect(scanChunks(data)).toEqual(referenceScan(data));
+      fc.property(logBytes, scannerOptions, (data, options) => {
+        expect(scanChunks(data, undefined, options)).toEqual(referenceScan(data, windowOf(options)));
       }),
       { numRuns: 300 },
     );
   });
 
-  it('tracks completed bytes and stays bounded under any chunking', () => {
+  it('agrees with the reference under any chunking with tiny windows (the window edge inside keys and values)', () => {
     fc.assert(
-      fc.property(logBytes, chunkSizes, (data, sizes) => {
-        const scanner = new LineScanner();
+      fc.property(logBytes, chunkSizes, scannerOptions, (data, sizes, options) => {
+        expect(scanChunks(data, sizes, options)).toEqual(referenceScan(data, windowOf(options)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tracks completed bytes and holds at most a window under any chunking', () => {
+    fc.assert(
+      fc.property(logBytes, chunkSizes, scannerOptions, (data, sizes, options) => {
+        const scanner = new LineScanner(options);
         let at = 0;
         for (let i = 0; at < data.length; i++) {
           const size = sizes[i % sizes.length]!;
@@ -121,7 +167,7 @@ describe('LineScanner properties', () => {
           at += size;
         }
         expect(scanner.stats.completedBytes).toBe(data.lastIndexOf(0x0a) + 1);
-        expect(scanner.stats.maxRetainedBytes).toBeLessThanOrEqual(MAX_VALUE_BYTES + 13);
+        expect(scanner.stats.maxRetainedBytes).toBeLessThanOrEqual(windowOf(options));
       }),
       { numRuns: 200 },
     );
@@ -135,6 +181,19 @@ describe('LineScanner properties', () => {
         expect(scanChunks(data, sizes)).toEqual(expected);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('reads well-formed lines of any length the same way, the window edge anywhere before the keys', () => {
+    fc.assert(
+      fc.property(realLine, fc.integer({ min: 0, max: 3 * TAIL_WINDOW_BYTES }), chunkSizes, (line, padding, sizes) => {
+        const data = Buffer.from(conversationLine({ ...line, content: 'p'.repeat(padding) }) + metadataLine(line.sessionId));
+        expect(scanChunks(data, sizes)).toEqual([
+          { sessionId: line.sessionId, cwd: line.cwd, slug: line.slug ?? null },
+          { sessionId: line.sessionId, cwd: null, slug: null },
+        ]);
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LineScanner, type LineRecord } from '../../src/domain/sessions/lineScanner.js';
+import { LineScanner, type LineRecord, type LineScannerOptions } from '../../src/domain/sessions/lineScanner.js';
 
 export interface ConversationLine {
   sessionId: string;
@@ -46,8 +46,12 @@ export function summaryLine(): string {
 }
 
 /** Feeds `data` in the given chunk sizes (cycled), then ends the stream. */
-export function scanChunks(data: Buffer, sizes: readonly number[] = [data.length || 1]): LineRecord[] {
-  const scanner = new LineScanner();
+export function scanChunks(
+  data: Buffer,
+  sizes: readonly number[] = [data.length || 1],
+  options: LineScannerOptions = {},
+): LineRecord[] {
+  const scanner = new LineScanner(options);
   const records: LineRecord[] = [];
   let at = 0;
   for (let i = 0; at < data.length; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineScanner, MAX_VALUE_BYTES } from '../../src/domain/sessions/lineScanner.js';
+import { LineScanner, MAX_VALUE_BYTES, TAIL_WINDOW_BYTES } from '../../src/domain/sessions/lineScanner.js';
 import { conversationLine, metadataLine, scanChunks, scanText, SID_A, SID_B, summaryLine } from './helpers.js';
 
 const CWD = '/home/alice/src/webapp';
@@ -96,6 +96,66 @@ describe('LineScanner: torn lines', () => {
   it('recovers on the next line after an unterminated value', () => {
     const text = `{"cwd":"/never/closed${'x'.repeat(100)}\n${full}`;
     expect(scanText(text)).toEqual([{ sessionId: SID_B, cwd: '/work/b', slug: 'good-slug' }]);
+  });
+});
+
+describe('LineScanner: long lines and the tail window', () => {
+  const MB = 1024 * 1024;
+
+  it('finds the keys at the end of a 5 MB line, but not a key 1 MB before its end', () => {
+    const end = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'end-of-line' });
+    const atEnd = `{"data":"${'x'.repeat(5 * MB)}",${end.slice(1)}`;
+    expect(scanChunks(Buffer.from(atEnd), [256 * 1024])).toEqual([{ sessionId: SID_A, cwd: CWD, slug: 'end-of-line' }]);
+    // The same keys followed by 1 MB more of the line: they are outside its last TAIL_WINDOW_BYTES.
+    const early = `{"cwd":"${CWD}","sessionId":"${SID_A}","slug":"early-slug","data":"${'x'.repeat(4 * MB)}","more":"${'y'.repeat(MB)}"}\n`;
+    expect(Buffer.byteLength(early)).toBeGreaterThan(5 * MB);
+    expect(scanChunks(Buffer.from(early), [256 * 1024])).toEqual([]);
+    expect(scanChunks(Buffer.from(early + end), [7, 256 * 1024])).toEqual([{ sessionId: SID_A, cwd: CWD, slug: 'end-of-line' }]);
+  });
+
+  it('reads a line of exactly TAIL_WINDOW_BYTES whole, and drops a key starting one byte before the window', () => {
+    const keys = `"cwd":"${CWD}","sessionId":"${SID_A}"}`;
+    const exact = `{"p":"${'p'.repeat(TAIL_WINDOW_BYTES - keys.length - 8)}",${keys}`;
+    expect(exact).toHaveLength(TAIL_WINDOW_BYTES);
+    expect(scanText(`${exact}\n`)).toEqual([{ sessionId: SID_A, cwd: CWD, slug: null }]);
+    const keysFirst = (pad: number): string => `${keys.slice(0, -1)},"p":"${'p'.repeat(pad)}"}`;
+    expect(keysFirst(TAIL_WINDOW_BYTES - keys.length - 7)).toHaveLength(TAIL_WINDOW_BYTES);
+    expect(scanText(`${keysFirst(TAIL_WINDOW_BYTES - keys.length - 7)}\n`)).toEqual([{ sessionId: SID_A, cwd: CWD, slug: null }]);
+    const over = keysFirst(TAIL_WINDOW_BYTES - keys.length - 6);
+    expect(over).toHaveLength(TAIL_WINDOW_BYTES + 1);
+    // The `"cwd":"` key begins at the line's first byte, just outside the window; the sessionId is inside.
+    expect(scanText(`${over}\n`)).toEqual([{ sessionId: SID_A, cwd: null, slug: null }]);
+  });
+
+  it('keeps the answer of a whole-line scan when it only needs the end of the line', () => {
+    // A value that closes on the first quote of the next key hides that key; a shortcut that started
+    // parsing after the escaped quote would see a cwd that a left-to-right parse never reaches.
+    const line = `{"cwd":"\\"${'"'}cwd":"/x""sessionId":"${SID_A}"}\n`;
+    const expected = [{ sessionId: SID_A, cwd: null, slug: null }];
+    for (let probeBytes = 1; probeBytes <= line.length; probeBytes++) {
+      expect(scanChunks(Buffer.from(line), undefined, { probeBytes }), `probe ${probeBytes}`).toEqual(expected);
+    }
+    // A conversation line with a long cwd is settled only by a suffix reaching back to its cwd key.
+    const longCwd = `/${'d'.repeat(3000)}`;
+    const long = conversationLine({ sessionId: SID_A, cwd: longCwd, slug: 'long-cwd', content: 'z'.repeat(20_000) });
+    expect(scanText(metadataLine(SID_B) + long)).toEqual([
+      { sessionId: SID_B, cwd: null, slug: null },
+      { sessionId: SID_A, cwd: longCwd, slug: 'long-cwd' },
+    ]);
+  });
+
+  it('holds only the part of an unfinished line that can still matter', () => {
+    const scanner = new LineScanner();
+    scanner.feed(Buffer.from(`{"data":"${'x'.repeat(MB)}`));
+    expect(scanner.stats.maxRetainedBytes).toBe(0);
+    scanner.feed(Buffer.from(`","cwd":"${CWD}","sessionId":"`));
+    expect(scanner.stats.maxRetainedBytes).toBe(Buffer.byteLength(`"cwd":"${CWD}","sessionId":"`));
+    expect(scanner.feed(Buffer.from(`${SID_A}"}\n`))).toEqual([{ sessionId: SID_A, cwd: CWD, slug: null }]);
+  });
+
+  it('rejects a window or probe that is not a positive integer', () => {
+    expect(() => new LineScanner({ tailWindowBytes: 0 })).toThrow(RangeError);
+    expect(() => new LineScanner({ probeBytes: 1.5 })).toThrow(RangeError);
   });
 });
 

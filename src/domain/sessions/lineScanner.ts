@@ -1,10 +1,19 @@
 // Byte-level scanner for Claude Code session logs (JSON Lines). Lines can be many MB of tool output and
-// only three short string values near their end matter, so lines are never decoded, split into strings
-// or JSON-parsed: the scanner looks for the raw keys with Buffer.indexOf and copies out just their values.
+// only three short string values at their end matter, so lines are never decoded, split into strings
+// or JSON-parsed: the scanner finds the line ends (a memchr-fast Buffer.indexOf of one byte), looks for
+// the raw keys near each line's end only, and decodes just their values.
+//
+// The rules, per line (the bytes between two `\n`, or before the end of the stream):
+// - Only the line's last `tailWindow` bytes (TAIL_WINDOW_BYTES) are read: its "window". A line no longer
+//   than that is read whole.
+// - The window is parsed left to right: find the next `"cwd":"`, `"sessionId":"` or `"slug":"`, read its
+//   value up to the closing quote (JSON escapes honoured; an unclosed value runs to the end of the line),
+//   go on after it. The last occurrence of each key wins; see endLine() for the torn-line rule.
+// - A value is kept only when it is valid (values.ts) and at most MAX_VALUE_BYTES raw bytes.
 //
 // It is a pure state machine over a byte stream: the records it emits depend only on the bytes, never on
 // where the chunk boundaries fall (the property tests feed arbitrary splits). Between chunks it keeps at
-// most an unfinished key (< 13 bytes) and one value (<= MAX_VALUE_BYTES).
+// most `tailWindow` bytes of the unfinished line, and usually far fewer (see keepTail()).
 import { decodeCwd, decodeSessionId, decodeSlug } from './values.js';
 
 /** What one complete line says about its session. */
@@ -19,37 +28,98 @@ export interface ScannerStats {
   bytesFed: number;
   /** Bytes up to and including the last `\n` seen (everything after is an unfinished line). */
   completedBytes: number;
-  /** High-water mark of line bytes the scanner held on to (key carry + value buffer). */
+  /** High-water mark of line bytes held between feed() calls (never more than the tail window). */
   maxRetainedBytes: number;
+}
+
+export interface LineScannerOptions {
+  /** How many bytes at the end of each line are read (default TAIL_WINDOW_BYTES). Tests shrink it. */
+  tailWindowBytes?: number;
+  /** The first suffix of a window tried before the whole window (default 512); see scanWindow(). */
+  probeBytes?: number;
 }
 
 /** A cwd, sessionId or slug longer than this is not one Claude Code wrote: it is ignored. */
 export const MAX_VALUE_BYTES = 8 * 1024;
 
+/**
+ * Only the last this-many bytes of a line are searched for keys. Claude Code ends every conversation
+ * line with `"cwd":"<cwd>","sessionId":"<uuid>","version":"…","gitBranch":"…","slug":"<slug>"}`: ~200
+ * bytes plus the cwd and branch. 16 KiB holds that run with the longest cwd accepted (MAX_VALUE_BYTES)
+ * and ~8 KiB to spare for the branch and version, so such a line reads the same as with a whole-line
+ * scan however long it is; and a line up to this long IS read whole.
+ *
+ * The trade-off: in a longer line (tool output runs to several MB) a key that starts more than this far
+ * before the line's end is not seen. Claude Code never puts the keys there (nested copies of them inside
+ * tool results come earlier, and must lose to the trailing ones anyway). In exchange a multi-MB line
+ * costs one memchr pass for its `\n` instead of three substring searches over all of its bytes, and what
+ * the scanner holds between chunks stays bounded by this window. It is also small enough that searching
+ * it is cheap next to reading a chunk (see keepTail()).
+ */
+export const TAIL_WINDOW_BYTES = 16 * 1024;
+
+/** Most lines are decided by their last few hundred bytes (see scanWindow()); tried first. */
+const PROBE_BYTES = 512;
+const PROBE_GROWTH = 4;
+
 type KeyId = 0 | 1 | 2;
 const CWD: KeyId = 0;
 const SESSION_ID: KeyId = 1;
-const KEY_IDS: readonly KeyId[] = [0, 1, 2];
-const KEYS: readonly [Buffer, Buffer, Buffer] = [
-  Buffer.from('"cwd":"'),
-  Buffer.from('"sessionId":"'),
-  Buffer.from('"slug":"'),
-];
+const SLUG: KeyId = 2;
+const KEY_CWD = Buffer.from('"cwd":"');
+const KEY_SESSION_ID = Buffer.from('"sessionId":"');
+const KEY_SLUG = Buffer.from('"slug":"');
+const KEYS: readonly [Buffer, Buffer, Buffer] = [KEY_CWD, KEY_SESSION_ID, KEY_SLUG];
 const MAX_KEY_BYTES = 13;
+/** How every key ends. */
+const KEY_END = Buffer.from('":"');
+type Decoder = (bytes: Buffer) => string | null;
+const DECODERS: readonly [Decoder, Decoder, Decoder] = [decodeCwd, decodeSessionId, decodeSlug];
+/** Consecutive lines repeat the same values: raw values up to this size are remembered with their decoding. */
+const CACHED_VALUE_BYTES = 256;
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const PENDING = -1;
-const NOT_SEARCHED = -2;
+const LETTER_C = 0x63;
+const LETTER_S = 0x73;
+
+/** Whether `key` occurs in `buf` at `at`, wholly before `end`. */
+function keyAt(buf: Buffer, at: number, end: number, key: Buffer): boolean {
+  const length = key.length;
+  if (at < 0 || at + length > end) return false;
+  for (let j = 0; j < length; j++) if (buf[at + j] !== key[j]) return false;
+  return true;
+}
+
+/** Whether buf[at, end) is a proper prefix of some key: a key that may go on in the next chunk. */
+function keyPrefixAt(buf: Buffer, at: number, end: number): boolean {
+  const length = end - at;
+  for (const key of KEYS) {
+    if (key.length <= length) continue;
+    let j = 0;
+    while (j < length && buf[at + j] === key[j]) j++;
+    if (j === length) return true;
+  }
+  return false;
+}
+
+function sameBytes(buf: Buffer, at: number, other: Buffer, length: number): boolean {
+  for (let j = 0; j < length; j++) if (buf[at + j] !== other[j]) return false;
+  return true;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}
 
 export class LineScanner {
-  private readonly carry = Buffer.alloc(MAX_KEY_BYTES);
-  private carryLength = 0;
-  private readonly value = Buffer.alloc(MAX_VALUE_BYTES);
-  private valueLength = 0;
-  private valueKey: KeyId | -1 = -1;
-  private escaped = false;
-  private overflow = false;
+  private readonly window: number;
+  private readonly probe: number;
+  /** The end of the unfinished line: from its first possible key in its last `window` bytes. */
+  private readonly tail: Buffer;
+  private tailLength = 0;
 
   // The current line: the last occurrence of each key, with its rank among the line's key occurrences.
   private occurrences = 0;
@@ -61,14 +131,24 @@ export class LineScanner {
   private slug: string | null = null;
   private slugAt = -1;
 
+  // Per key: the last raw value decoded and what it decoded to (decoding is a pure function of the bytes).
+  private readonly cachedRaw = KEYS.map(() => Buffer.alloc(CACHED_VALUE_BYTES));
+  private readonly cachedLength = [-1, -1, -1];
+  private readonly cachedValue: (string | null)[] = [null, null, null];
+
   private fed = 0;
   private completed = 0;
   private maxRetained = 0;
 
+  constructor(options: LineScannerOptions = {}) {
+    this.window = positiveInteger(options.tailWindowBytes, TAIL_WINDOW_BYTES, 'tailWindowBytes');
+    this.probe = positiveInteger(options.probeBytes, PROBE_BYTES, 'probeBytes');
+    this.tail = Buffer.alloc(this.window);
+  }
+
   /** Forgets everything, so one scanner (and its buffers) can serve many files. */
   reset(): void {
-    this.carryLength = 0;
-    this.resetValue();
+    this.tailLength = 0;
     this.resetLine();
     this.fed = 0;
     this.completed = 0;
@@ -85,160 +165,225 @@ export class LineScanner {
     const n = chunk.length;
     const base = this.fed;
     this.fed += n;
-    if (n === 0) return out;
-    let i = 0;
-    if (this.valueKey === -1 && this.carryLength > 0) {
-      i = this.resumeCarry(chunk);
-      if (i === PENDING) {
-        this.noteRetained();
-        return out;
-      }
-    }
-    // Next occurrence of each pattern at or after the search position; -1 when there is none in this
-    // chunk. Cached so each pattern scans the chunk about once, however many lines it holds.
-    let nextNewline = NOT_SEARCHED;
-    const nextKey = [NOT_SEARCHED, NOT_SEARCHED, NOT_SEARCHED];
-    while (i < n) {
-      if (this.valueKey !== -1) {
-        i = this.consumeValue(chunk, i, base, out);
-        continue;
-      }
-      if (nextNewline !== -1 && nextNewline < i) nextNewline = chunk.indexOf(NEWLINE, i);
-      let key: KeyId | -1 = -1;
-      let at = -1;
-      for (const k of KEY_IDS) {
-        let p = nextKey[k]!;
-        if (p !== -1 && p < i) {
-          p = chunk.indexOf(KEYS[k], i);
-          nextKey[k] = p;
-        }
-        if (p !== -1 && (at === -1 || p < at)) {
-          at = p;
-          key = k;
-        }
-      }
-      if (key !== -1 && (nextNewline === -1 || at < nextNewline)) {
-        this.valueKey = key;
-        i = at + KEYS[key].length;
-      } else if (nextNewline !== -1) {
-        this.endLine(out);
-        this.completed = base + nextNewline + 1;
-        i = nextNewline + 1;
+    let from = 0;
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+      if (this.tailLength > 0 && nl - from < this.window) {
+        // The window starts in an earlier chunk: join the kept tail and this chunk's part of the line.
+        this.appendTail(chunk, from, nl);
+        this.scanWindow(this.tail, 0, this.tailLength);
       } else {
-        this.saveCarry(chunk, i);
-        i = n;
+        // If the line began in an earlier chunk and nothing was kept, no key starts in its window there.
+        this.scanWindow(chunk, Math.max(from, nl - this.window), nl);
       }
+      this.tailLength = 0;
+      this.endLine(out);
+      this.completed = base + nl + 1;
+      from = nl + 1;
     }
-    this.noteRetained();
+    if (from < n) this.keepTail(chunk, from, n);
+    if (this.tailLength > this.maxRetained) this.maxRetained = this.tailLength;
     return out;
   }
 
   /** The stream ended: an unfinished last line counts as a line. */
   end(): LineRecord[] {
     const out: LineRecord[] = [];
-    if (this.valueKey !== -1) this.finishValue(false);
+    if (this.tailLength > 0) this.scanWindow(this.tail, 0, this.tailLength);
+    this.tailLength = 0;
     this.endLine(out);
     this.completed = this.fed;
     return out;
   }
 
+  /** Makes the tail the last (at most `window`) bytes of the tail followed by src[from, to). */
+  private appendTail(src: Buffer, from: number, to: number): void {
+    const length = to - from;
+    const kept = Math.min(this.tailLength, this.window - length);
+    if (kept < this.tailLength) this.tail.copyWithin(0, this.tailLength - kept, this.tailLength);
+    src.copy(this.tail, kept, from, to);
+    this.tailLength = kept + length;
+  }
+
   /**
-   * The previous chunk ended inside what may be a key. Tries every start inside the carry against the
-   * new bytes: returns where to go on in this chunk (past a key that straddled the boundary, or 0), or
-   * PENDING when the chunk ran out while still matching (the carry then grew by the whole chunk).
+   * The chunk ended inside a line (which began at `from`, or earlier when a tail is kept). Only a key
+   * starting in the line's last `window` bytes can count, and the line's end is at least this far off,
+   * so bytes before that, and before the first key (or key prefix) after that, are never needed: the
+   * tail keeps the rest. A multi-MB line of tool output usually leaves nothing to keep.
    */
-  private resumeCarry(chunk: Buffer): number {
-    const carried = this.carryLength;
-    const total = carried + chunk.length;
-    for (let s = 0; s < carried; s++) {
-      for (const k of KEY_IDS) {
-        const key = KEYS[k];
-        let j = 0;
-        while (j < key.length && s + j < total) {
-          const p = s + j;
-          const byte = p < carried ? this.carry[p] : chunk[p - carried];
-          if (byte !== key[j]) break;
-          j++;
-        }
-        if (j === key.length) {
-          this.carryLength = 0;
-          this.valueKey = k;
-          return s + key.length - carried;
-        }
-        if (s + j === total) {
-          const kept = carried - s;
-          this.carry.copyWithin(0, s, carried);
-          chunk.copy(this.carry, kept);
-          this.carryLength = kept + chunk.length;
-          return PENDING;
-        }
+  private keepTail(chunk: Buffer, from: number, to: number): void {
+    if (to - from >= this.window) {
+      const start = this.firstKeyStart(chunk, to - this.window, to);
+      this.tailLength = to - start;
+      if (this.tailLength > 0) chunk.copy(this.tail, 0, start, to);
+    } else {
+      this.appendTail(chunk, from, to);
+      const start = this.firstKeyStart(this.tail, 0, this.tailLength);
+      if (start > 0) {
+        this.tail.copyWithin(0, start, this.tailLength);
+        this.tailLength -= start;
       }
     }
-    this.carryLength = 0;
-    return 0;
   }
 
-  /** Keeps the shortest-start suffix of [from, end) that could be the beginning of a key. */
-  private saveCarry(chunk: Buffer, from: number): void {
-    const n = chunk.length;
-    for (let s = Math.max(from, n - (MAX_KEY_BYTES - 1)); s < n; s++) {
-      if (chunk[s] !== QUOTE) continue;
-      const length = n - s;
-      if (KEYS.some((key) => key.length > length && chunk.compare(key, 0, length, s, n) === 0)) {
-        chunk.copy(this.carry, 0, s, n);
-        this.carryLength = length;
-        return;
+  /** The first position in [from, to) where a key starts, or a key prefix runs to `to`; `to` when none. */
+  private firstKeyStart(buf: Buffer, from: number, to: number): number {
+    const view = buf.subarray(from, to);
+    const length = view.length;
+    let first = length;
+    // Every key ends with `":"`, which escaped tool output (most of a long line) never holds: one cheap
+    // search usually shows there is no key at all, else where the key searches can start.
+    const colon = view.indexOf(KEY_END);
+    if (colon !== -1) {
+      const start = Math.max(0, colon - (MAX_KEY_BYTES - KEY_END.length));
+      for (const key of KEYS) {
+        const at = view.indexOf(key, start);
+        if (at !== -1 && at < first) first = at;
       }
     }
-    this.carryLength = 0;
-  }
-
-  /** Collects a value's bytes up to its closing quote; a `\n` ends both the value and the line. */
-  private consumeValue(chunk: Buffer, from: number, base: number, out: LineRecord[]): number {
-    const n = chunk.length;
-    for (let p = from; p < n; p++) {
-      const byte = chunk[p]!;
-      if (byte === NEWLINE) {
-        this.finishValue(false);
-        this.endLine(out);
-        this.completed = base + p + 1;
-        return p + 1;
+    for (let at = Math.max(0, length - (MAX_KEY_BYTES - 1)); at < first; at++) {
+      if (view[at] === QUOTE && keyPrefixAt(view, at, length)) {
+        first = at;
+        break;
       }
-      if (this.escaped) this.escaped = false;
-      else if (byte === BACKSLASH) this.escaped = true;
-      else if (byte === QUOTE) {
-        this.finishValue(true);
-        return p + 1;
-      }
-      if (this.valueLength < MAX_VALUE_BYTES) this.value[this.valueLength++] = byte;
-      else this.overflow = true;
     }
-    return n;
+    return from + first;
   }
 
-  private finishValue(terminated: boolean): void {
-    const key = this.valueKey as KeyId;
-    this.maxRetained = Math.max(this.maxRetained, this.valueLength + this.carryLength);
-    const bytes = terminated && !this.overflow ? this.value.subarray(0, this.valueLength) : null;
+  /**
+   * Parses the window buf[from, to) of a line into the line state. Parsing a suffix of the window gives
+   * the same occurrences after its start as parsing the whole window, provided the suffix starts just
+   * after a "sync" quote (see syncAfter()); what comes before only matters when the suffix leaves the
+   * answer open (see decidedBySuffix()). So suffixes are tried first: the one from just before the last
+   * cwd key (a conversation line ends with cwd, sessionId, ..., so that one settles it), then growing
+   * ones from the end; the whole window last. Each is exact; they differ only in cost.
+   */
+  private scanWindow(buf: Buffer, from: number, to: number): void {
+    const view = buf.subarray(from, to);
+    const length = view.length;
+    if (length > this.probe) {
+      const cwdKey = view.lastIndexOf(KEY_CWD);
+      const quote = cwdKey > 1 ? view.lastIndexOf(QUOTE, cwdKey - 1) : -1;
+      if (quote > 0 && this.trySuffix(view, quote)) return;
+    }
+    for (let size = this.probe; size < length; size *= PROBE_GROWTH) {
+      if (this.trySuffix(view, length - size)) return;
+    }
+    this.parse(view, 0);
+  }
+
+  /** Parses the view after the first sync quote at or after `from` (> 0); false, keeping nothing, unless that settles the line. */
+  private trySuffix(view: Buffer, from: number): boolean {
+    const start = this.syncAfter(view, from);
+    if (start === -1) return false;
+    this.parse(view, start);
+    if (this.decidedBySuffix()) return true;
+    this.resetLine();
+    return false;
+  }
+
+  /**
+   * Just past the first quote at or after `from` (> 0) that no parse of the view can be inside: a quote
+   * with no backslash before it closes any value it falls in, and one that is not part of a key match
+   * cannot be inside a key. So after it a left-to-right parse is searching for the next key, whatever
+   * came before. -1 when there is none.
+   */
+  private syncAfter(view: Buffer, from: number): number {
+    const length = view.length;
+    for (let q = view.indexOf(QUOTE, from); q !== -1; q = view.indexOf(QUOTE, q + 1)) {
+      if (view[q - 1] === BACKSLASH) continue;
+      let covered = false;
+      for (let at = Math.max(0, q - (MAX_KEY_BYTES - 1)); at <= q && !covered; at++) {
+        if (view[at] !== QUOTE) continue;
+        for (const key of KEYS) {
+          if (at + key.length > q && keyAt(view, at, length, key)) {
+            covered = true;
+            break;
+          }
+        }
+      }
+      if (!covered) return q + 1;
+    }
+    return -1;
+  }
+
+  /**
+   * Whether the occurrences in a suffix settle the record whatever precedes them: the suffix must hold
+   * the last sessionId, and, unless that is invalid, a cwd or an earlier sessionId (else whether the
+   * cwd counts depends on where the previous sessionId is). A slug before the suffix is before the last
+   * sessionId and never counts.
+   */
+  private decidedBySuffix(): boolean {
+    return this.sessionIdAt >= 0 && (this.sessionId === null || this.cwdAt >= 0 || this.previousSessionIdAt >= 0);
+  }
+
+  /**
+   * The left-to-right parse of view[from, end), recording each key occurrence. A plain byte loop: the
+   * parts parsed are short (a line's last few hundred bytes, see scanWindow()), where a native search
+   * per key and per value would cost more in calls than in bytes.
+   */
+  private parse(view: Buffer, from: number): void {
+    const length = view.length;
+    for (let i = from; i < length; i++) {
+      if (view[i] !== QUOTE) continue;
+      const next = view[i + 1];
+      let key: KeyId;
+      if (next === LETTER_C && keyAt(view, i, length, KEY_CWD)) key = CWD;
+      else if (next === LETTER_S && keyAt(view, i, length, KEY_SESSION_ID)) key = SESSION_ID;
+      else if (next === LETTER_S && keyAt(view, i, length, KEY_SLUG)) key = SLUG;
+      else continue;
+      // The value runs to the first quote not escaped by a backslash.
+      const start = i + KEYS[key].length;
+      let close = -1;
+      let escaped = false;
+      for (let p = start; p < length; p++) {
+        const byte = view[p];
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) {
+          close = p;
+          break;
+        }
+      }
+      this.take(key, view, start, close);
+      if (close === -1) return;
+      i = close;
+    }
+  }
+
+  /** One key occurrence; `close` is -1 when its value runs to the end of the line. */
+  private take(key: KeyId, view: Buffer, start: number, close: number): void {
+    const value = close !== -1 && close - start <= MAX_VALUE_BYTES ? this.decode(key, view, start, close) : null;
     const rank = this.occurrences++;
     if (key === CWD) {
-      this.cwd = bytes === null ? null : decodeCwd(bytes);
+      this.cwd = value;
       this.cwdAt = rank;
     } else if (key === SESSION_ID) {
       this.previousSessionIdAt = this.sessionIdAt;
-      this.sessionId = bytes === null ? null : decodeSessionId(bytes);
+      this.sessionId = value;
       this.sessionIdAt = rank;
     } else {
-      this.slug = bytes === null ? null : decodeSlug(bytes);
+      this.slug = value;
       this.slugAt = rank;
     }
-    this.resetValue();
+  }
+
+  private decode(key: KeyId, view: Buffer, start: number, close: number): string | null {
+    const length = close - start;
+    if (length > CACHED_VALUE_BYTES) return DECODERS[key](view.subarray(start, close));
+    const raw = this.cachedRaw[key]!;
+    if (this.cachedLength[key] === length && sameBytes(view, start, raw, length)) return this.cachedValue[key] ?? null;
+    const value = DECODERS[key](view.subarray(start, close));
+    view.copy(raw, 0, start, close);
+    this.cachedLength[key] = length;
+    this.cachedValue[key] = value;
+    return value;
   }
 
   /**
-   * Applies the torn-line rule. A torn line is a partial line glued to the next full one, and a full
-   * conversation line ends with cwd < sessionId < slug, so the last sessionId belongs to the full line;
-   * a slug counts only after it, a cwd only between it and the sessionId before it.
+   * Applies the torn-line rule and forgets the line. A torn line is a partial line glued to the next
+   * full one, and a full conversation line ends with cwd < sessionId < slug, so the last sessionId
+   * belongs to the full line; a slug counts only after it, a cwd only between it and the sessionId
+   * before it.
    */
   private endLine(out: LineRecord[]): void {
     if (this.sessionId !== null) {
@@ -247,14 +392,6 @@ export class LineScanner {
       out.push({ sessionId: this.sessionId, cwd: cwdOk ? this.cwd : null, slug: slugOk ? this.slug : null });
     }
     this.resetLine();
-    this.carryLength = 0;
-  }
-
-  private resetValue(): void {
-    this.valueKey = -1;
-    this.valueLength = 0;
-    this.escaped = false;
-    this.overflow = false;
   }
 
   private resetLine(): void {
@@ -266,9 +403,5 @@ export class LineScanner {
     this.cwdAt = -1;
     this.slug = null;
     this.slugAt = -1;
-  }
-
-  private noteRetained(): void {
-    this.maxRetained = Math.max(this.maxRetained, this.valueLength + this.carryLength);
   }
 }

@@ -28,6 +28,10 @@ export interface ReadSlot {
   readonly scanner: LineScanner;
 }
 
+/**
+ * Read size. Scanning a chunk costs little more than finding its `\n`s, so reads dominate: 256–512 KiB
+ * measured best; 1 MiB was slower (four such buffers no longer stay in the CPU cache during the copy).
+ */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES): ReadSlot {

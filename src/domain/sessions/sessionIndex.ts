@@ -32,7 +32,7 @@ export interface SessionIndexOptions {
 export interface SessionScanStats {
   /** Bytes read from logs since the index was created. */
   bytesRead: number;
-  /** Most line bytes any scanner held at once (bounded by a key plus one value, whatever the lines). */
+  /** Most line bytes any scanner held between chunks (bounded by its tail window, whatever the lines). */
   maxRetainedBytes: number;
   /** Logs currently tracked. */
   trackedFiles: number;
