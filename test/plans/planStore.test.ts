@@ -3,7 +3,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlanStore } from '../../src/domain/plans/planStore.js';
-import { TempHome } from '../helpers/home.js';
+import { TempHome, eventually } from '../helpers/home.js';
 
 let home: TempHome;
 const noLinks = { linkForPlan: () => null };
@@ -54,6 +54,19 @@ describe('PlanStore', () => {
     expect(await store.content('vanishing.md')).toBeNull();
     await store.updatePath(file);
     expect(store.list()).toEqual([]);
+  });
+
+  it('gives the same answers before and after its search filters are built', async () => {
+    const dir = path.join(home.claude, 'plans');
+    for (let i = 0; i < 40; i++) await home.plan(`p${i}.md`, `# Plan ${i}\n${i % 7 === 0 ? 'xylophonic ' : ''}words ${i} Größe\n`);
+    const store = new PlanStore(noLinks);
+    await store.rescan([dir]);
+    const queries = ['xylophonic', 'XYLO', 'größe', 'words 1', 'zz', 'plan 3', 'nothing-here'];
+    const before = queries.map((q) => store.search(q));
+    expect(store.filtersReady).toBe(false);
+    expect(await eventually(() => store.filtersReady)).toBe(true);
+    expect(queries.map((q) => store.search(q))).toEqual(before);
+    expect(before[0]).toHaveLength(6);
   });
 
   it('searches literally in list order and reports counts', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createdTime, readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { countLines, countWords, planTitle } from '../markdown/text.js';
-import { buildTrigramBloom, type TrigramBloom } from '../search/trigramBloom.js';
+import type { TrigramBloom } from '../search/trigramBloom.js';
 
 export interface PlanFileRecord {
   filename: string;
@@ -17,8 +17,11 @@ export interface PlanFileRecord {
   wordCount: number;
   /** Case-folded content, kept so a content search never touches the disk. */
   folded: string;
-  /** Trigram filter of `folded`: most documents are ruled out without scanning their text. */
-  bloom: TrigramBloom;
+  /**
+   * Trigram filter of `folded`: most documents are ruled out without scanning their text. Built after
+   * start-up (null until then, and such a plan is simply scanned), so it never delays the first answer.
+   */
+  bloom: TrigramBloom | null;
 }
 
 /** Only regular `*.md` files directly in a plans folder; never dotfiles or in-flight `*.tmp.*` writes. */
@@ -43,6 +46,6 @@ export async function readPlanFile(filepath: string): Promise<PlanFileRecord | n
     lineCount: countLines(file.text),
     wordCount: countWords(file.text),
     folded,
-    bloom: buildTrigramBloom(folded),
+    bloom: null,
   };
 }

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { lastPathSegment, readRegularFile, statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
-import { mayContain, queryTrigrams } from '../search/trigramBloom.js';
+import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
 
@@ -23,6 +23,7 @@ export class PlanStore {
   private folders: string[] = [];
   private listCache: PlanMetadata[] | null = null;
   private byName = new Map<string, PlanFileRecord>();
+  private filterTimer: NodeJS.Immediate | null = null;
   private readonly clashesLogged = new Set<string>();
   private readonly listeners = new Set<(change: PlanChange) => void>();
   /** Bumped on every visible change; HTTP layers key their serialized bodies on it. */
@@ -88,19 +89,37 @@ export class PlanStore {
     return this.changed({ changed, removed: [] }, changed.length > 0);
   }
 
-  /** A folder appeared, vanished or was recreated: re-list it and reconcile its files. */
+  /** A folder appeared, vanished, was recreated or lost watcher events: re-list it and reconcile its files. */
   async rescanFolder(folder: string): Promise<PlanChange> {
     if (!this.folders.includes(folder)) return { changed: [], removed: [] };
-    const present = new Set(await listPlanPaths(folder));
-    const paths = new Set([...present, ...[...this.files.keys()].filter((f) => path.dirname(f) === folder)]);
+    const present = await listPlanPaths(folder);
+    const paths = [...new Set([...present, ...[...this.files.keys()].filter((f) => path.dirname(f) === folder)])];
+    // Read in parallel and publish once: a folder of 10,000 plans is one change, not 10,000 in a row (each
+    // of which made every client rebuild the whole list). Unmoved files (same size and mtime) are not read.
+    const read = new Map<string, PlanFileRecord | null>();
+    await forEachLimit(paths, 16, async (filepath) => {
+      const previous = this.files.get(filepath);
+      const stats = previous ? await statOrNull(filepath) : null;
+      const unmoved = previous && stats?.isFile() && stats.mtimeMs === previous.modifiedMs && stats.size === previous.size;
+      read.set(filepath, unmoved ? previous : await readPlanFile(filepath));
+    });
     const changed: string[] = [];
     const removed: string[] = [];
-    for (const filepath of paths) {
-      const change = await this.updatePath(filepath);
-      changed.push(...change.changed);
-      removed.push(...change.removed);
+    for (const [filepath, record] of read) {
+      const previous = this.files.get(filepath);
+      if (record) {
+        this.files.set(filepath, record);
+        if (record !== previous) changed.push(record.filename);
+      } else if (previous) {
+        this.files.delete(filepath);
+        removed.push(previous.filename);
+      }
     }
-    return { changed, removed };
+    // A removed name that another folder still holds is a change of that plan, not a removal.
+    const names = new Set([...this.files.values()].map((r) => r.filename));
+    changed.push(...removed.filter((name) => names.has(name)));
+    const gone = removed.filter((name) => !names.has(name));
+    return this.changed({ changed, removed: gone }, changed.length > 0 || gone.length > 0);
   }
 
   /** One path changed on disk (watcher): re-read just that file, or forget it when it is gone. */
@@ -120,9 +139,11 @@ export class PlanStore {
     this.files.delete(filepath);
     // Another folder may hold a plan of the same name. A scan, not pick(): rebuilding and sorting the whole
     // list on every removal made deleting 10,000 plans quadratic (tens of seconds of saturated CPU).
+    // (With a single folder no other plan can have the name: the usual case skips the scan.)
     let stillListed = false;
-    for (const record of this.files.values()) {
-      if (record.filename === previous.filename) {
+    if (this.folders.length > 1) {
+      for (const record of this.files.values()) {
+        if (record.filename !== previous.filename) continue;
         stillListed = true;
         break;
       }
@@ -133,6 +154,12 @@ export class PlanStore {
   /** Session links changed: the list must be rebuilt, no file needs reading. */
   linksChanged(): void {
     this.changed({ changed: [], removed: [] }, true);
+  }
+
+  /** true once every plan has its search filter (searches are exact either way; this is about speed). */
+  get filtersReady(): boolean {
+    for (const record of this.files.values()) if (!record.bloom) return false;
+    return true;
   }
 
   get count(): number {
@@ -180,7 +207,8 @@ export class PlanStore {
     const hits: string[] = [];
     for (const plan of this.list()) {
       const record = this.files.get(plan.filepath);
-      if (record && mayContain(record.bloom, trigrams) && record.folded.includes(needle)) hits.push(plan.filename);
+      if (!record || (record.bloom && !mayContain(record.bloom, trigrams))) continue;
+      if (record.folded.includes(needle)) hits.push(plan.filename);
     }
     return hits;
   }
@@ -212,7 +240,26 @@ export class PlanStore {
     this.logger?.warn(`two plans are named ${a.filename} (${a.filepath}, ${b.filepath}); listing the newer one`);
   }
 
+  /**
+   * Builds the missing search filters in slices of ~10 ms, yielding between them so requests keep being
+   * answered; started after every change, a no-op when every plan has its filter.
+   */
+  private scheduleFilters(): void {
+    if (this.filterTimer) return;
+    this.filterTimer = setImmediate(() => {
+      this.filterTimer = null;
+      const deadline = performance.now() + 10;
+      for (const record of this.files.values()) {
+        if (record.bloom) continue;
+        record.bloom = buildTrigramBloom(record.folded);
+        if (performance.now() > deadline) return this.scheduleFilters();
+      }
+    });
+    this.filterTimer.unref();
+  }
+
   private changed(change: PlanChange, visible: boolean): PlanChange {
+    this.scheduleFilters();
     if (!visible) return change;
     this.listCache = null;
     this.version++;
