@@ -96,8 +96,20 @@ export class Viewer {
     return () => this.listeners.delete(listener);
   }
 
-  /** POST /api/refresh: everything from disk now, both caches dropped. */
-  async refresh(): Promise<{ before: number; after: number }> {
+  private refreshing: Promise<{ before: number; after: number }> | null = null;
+
+  /**
+   * POST /api/refresh: everything from disk now, both caches dropped. Calls that arrive while one runs
+   * share its result instead of queueing full rescans behind each other.
+   */
+  refresh(): Promise<{ before: number; after: number }> {
+    this.refreshing ??= this.refreshNow().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshNow(): Promise<{ before: number; after: number }> {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
     this.scheduleIndexSave();
@@ -113,9 +125,12 @@ export class Viewer {
     return this.planQueue.run(async () => void (await this.plans.updatePath(filepath)));
   }
 
-  /** A plan folder appeared or vanished as a whole: re-list just that folder. */
-  planFolderChanged(dir: string): Promise<void> {
-    return this.planQueue.run(async () => void (await this.plans.rescanFolder(dir)));
+  /**
+   * A plan folder appeared or vanished as a whole, or may have lost watcher events: re-list just that
+   * folder (with onlyIfListingChanged, only when its file names differ from the known ones).
+   */
+  planFolderChanged(dir: string, onlyIfListingChanged = false): Promise<void> {
+    return this.planQueue.run(async () => void (await this.plans.rescanFolder(dir, onlyIfListingChanged)));
   }
 
   /** A session log grew, appeared or vanished. */

@@ -9,13 +9,17 @@ export interface WatchTarget {
   readonly sessions: { isSessionLog(absPath: string): boolean };
   readonly memory: { list(): Promise<{ sources: { kind: string; dir: string }[] }> };
   planPathChanged(filepath: string): Promise<void>;
-  planFolderChanged(dir: string): Promise<void>;
+  planFolderChanged(dir: string, onlyIfListingChanged?: boolean): Promise<void>;
   logChanged(filepath: string | null): Promise<void>;
   memoryChanged(): void;
   rescanAll(): Promise<void>;
 }
 
 const FALLBACK_RESCAN_MS = 5000;
+// inotify loses events without telling anyone when its queue overflows (thousands of plans written at
+// once, on a busy machine): every plan folder's file names are compared with the disk this often, and the
+// folder is re-read when they differ.
+const PLAN_RECONCILE_MS = 10_000;
 const MEMORY_DEBOUNCE_MS = 100;
 // Deep enough for projects/<key>/<session>/subagents/workflows/<run>/agent-x.jsonl and nested memory topics.
 const PROJECTS_DEPTH = 6;
@@ -27,6 +31,7 @@ export class Watchers {
   private projectsWatcher: TreeWatcher | null = null;
   private fallbackTimer: NodeJS.Timeout | null = null;
   private memoryTimer: NodeJS.Timeout | null = null;
+  private reconcileTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
@@ -40,12 +45,18 @@ export class Watchers {
       depth: PROJECTS_DEPTH,
       ignore: (p) => isIgnoredProjectPath(projectsDir, p),
       onEvent: (event) => {
+        // After a burst, memory folders below projects/ may have lost events too.
+        if (event.kind === 'rescan') this.memoryTouched();
         if (event.kind !== 'file') return void this.target.logChanged(null).catch(this.warn);
         if (isMemoryPath(projectsDir, event.path)) return this.memoryTouched();
         if (this.target.sessions.isSessionLog(event.path)) void this.target.logChanged(event.path).catch(this.warn);
       },
       onError: (error) => this.failed(error),
     });
+    this.reconcileTimer = setInterval(() => {
+      for (const dir of this.planWatchers.keys()) void this.target.planFolderChanged(dir, true).catch(this.warn);
+    }, PLAN_RECONCILE_MS);
+    this.reconcileTimer.unref();
     await Promise.all([this.projectsWatcher.ready(), this.setPlanFolders(planFolders), this.syncMemoryDirs()]);
   }
 
@@ -65,7 +76,9 @@ export class Watchers {
         onError: (error) => this.failed(error),
       });
       this.planWatchers.set(dir, watcher);
-      started.push(watcher.ready());
+      // A plan written after the folder was listed but before chokidar's first crawl is in neither: once
+      // the watcher is ready, the folder's names are compared with the disk again.
+      started.push(watcher.ready().then(() => (this.closed ? undefined : this.target.planFolderChanged(dir, true))).catch(this.warn));
     }
     for (const [dir, watcher] of this.planWatchers) {
       if (!wanted.has(dir)) {
@@ -105,6 +118,7 @@ export class Watchers {
     this.closed = true;
     if (this.fallbackTimer) clearInterval(this.fallbackTimer);
     if (this.memoryTimer) clearTimeout(this.memoryTimer);
+    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     const all = [...this.planWatchers.values(), ...this.memoryWatchers.values()];
     if (this.projectsWatcher) all.push(this.projectsWatcher);
     this.planWatchers.clear();

@@ -54,3 +54,16 @@ describe('GET /api/events', () => {
     res.destroy();
   });
 });
+
+describe('POST /api/refresh under concurrency', () => {
+  it('lets concurrent refreshes share one rescan', async () => {
+    const calls: Promise<{ before: number; after: number }>[] = [];
+    for (let i = 0; i < 5; i++) calls.push(server.viewer.refresh());
+    expect(new Set(calls).size).toBe(1);
+    const result = await calls[0]!;
+    expect(result.after).toBe(server.viewer.plans.count);
+    const again = server.viewer.refresh();
+    expect(again).not.toBe(calls[0]);
+    await again;
+  });
+});

@@ -90,10 +90,16 @@ export class PlanStore {
   }
 
   /** A folder appeared, vanished, was recreated or lost watcher events: re-list it and reconcile its files. */
-  async rescanFolder(folder: string): Promise<PlanChange> {
+  async rescanFolder(folder: string, onlyIfListingChanged = false): Promise<PlanChange> {
     if (!this.folders.includes(folder)) return { changed: [], removed: [] };
     const present = await listPlanPaths(folder);
-    const paths = [...new Set([...present, ...[...this.files.keys()].filter((f) => path.dirname(f) === folder)])];
+    const known = [...this.files.keys()].filter((f) => path.dirname(f) === folder);
+    // The periodic check for lost watcher events compares names first: one readdir when nothing is amiss.
+    if (onlyIfListingChanged && present.length === known.length) {
+      const names = new Set(present);
+      if (known.every((f) => names.has(f))) return { changed: [], removed: [] };
+    }
+    const paths = [...new Set([...present, ...known])];
     // Read in parallel and publish once: a folder of 10,000 plans is one change, not 10,000 in a row (each
     // of which made every client rebuild the whole list). Unmoved files (same size and mtime) are not read.
     const read = new Map<string, PlanFileRecord | null>();
