@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // The demo is a fresh copy every start: caching its index would only leave files behind.
-  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir() });
+  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir(), deferWatch: true });
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
     viewer,
@@ -99,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
+  void viewer.startWatching();
   const memory = await viewer.memory.list();
   const projects = new Set(viewer.plans.list().flatMap((p) => (p.project ? [p.project] : [])));
   const hostForUrl = args.host.includes(':') && !args.host.startsWith('[') ? `[${args.host}]` : args.host;

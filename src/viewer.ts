@@ -15,6 +15,12 @@ export interface ViewerOptions {
   logger: Logger;
   /** Tests of pure listing behaviour turn watching off; the product always watches. */
   watch?: boolean;
+  /**
+   * Do not start the watchers in open(); the caller calls startWatching() once it is serving. Their
+   * initial crawl is CPU-bound (seconds on a home of thousands of logs) and would otherwise compete with
+   * building and starting the server.
+   */
+  deferWatch?: boolean;
   /** Folder for the persisted session index (null: none, every start reads every log byte). */
   cacheDir?: string | null;
 }
@@ -70,7 +76,7 @@ export class Viewer {
     await viewer.sessions.refresh();
     await viewer.indexCache?.save(viewer.sessions);
     await viewer.plans.rescan(await viewer.planFolders());
-    viewer.watching = viewer.startWatching();
+    if (!options.deferWatch) viewer.startWatching();
     return viewer;
   }
 
@@ -81,7 +87,18 @@ export class Viewer {
    */
   watching: Promise<void> = Promise.resolve();
 
-  private async startWatching(): Promise<void> {
+  private watchStarted = false;
+
+  /** Starts the watchers (once); `watching` resolves when they are ready and caught up. */
+  startWatching(): Promise<void> {
+    if (!this.watchStarted) {
+      this.watchStarted = true;
+      this.watching = this.watchNow();
+    }
+    return this.watching;
+  }
+
+  private async watchNow(): Promise<void> {
     if (!this.watchers) return;
     try {
       await this.watchers.start(this.plans.folderList);
