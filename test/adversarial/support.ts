@@ -1,66 +1,15 @@
 // Shared by the adversarial and soak suites: a real server on loopback whose warnings the test can read,
 // an SSE subscriber, and a few small helpers. Everything goes to 127.0.0.1 only.
 import http from 'node:http';
-import os from 'node:os';
-import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/http/server.js';
 import type { Opener } from '../../src/http/routes/actions.js';
-import { Viewer } from '../../src/viewer.js';
-import { request, WEB_DIR, type RawResponse } from '../helpers/http.js';
+import type { Viewer } from '../../src/viewer.js';
+import { startServer, type Running } from '../helpers/http.js';
 
-export interface Harness {
-  app: FastifyInstance;
-  viewer: Viewer;
-  port: number;
-  warnings: string[];
-  opened: string[];
-  get(pathname: string, headers?: Record<string, string>): Promise<RawResponse>;
-  json<T>(pathname: string): Promise<T>;
-  close(): Promise<void>;
-}
+export type Harness = Running;
 
-/** Like test/helpers/http.ts startServer, but the logger's warnings and the opener's calls are kept. */
-export async function harness(options: {
-  claudeDir: string;
-  homeDir?: string;
-  watch?: boolean;
-  opener?: Opener;
-}): Promise<Harness> {
-  const warnings: string[] = [];
-  const opened: string[] = [];
-  const viewer = await Viewer.open({
-    claudeDir: options.claudeDir,
-    homeDir: options.homeDir ?? os.homedir(),
-    logger: { warn: (m) => void warnings.push(m) },
-    watch: options.watch ?? false,
-  });
-  // The service answers before its watchers have crawled; tests that change files want them running.
-  await viewer.watching;
-  const app = await buildServer({
-    viewer,
-    opener: options.opener ?? (async (f) => (opened.push(f), true)),
-    allowedHosts: [],
-    webDir: WEB_DIR,
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as { port: number }).port;
-  return {
-    app,
-    viewer,
-    port,
-    warnings,
-    opened,
-    get: (pathname, headers) => request(port, { path: pathname, headers }),
-    async json<T>(pathname: string): Promise<T> {
-      const res = await request(port, { path: pathname });
-      if (res.status !== 200) throw new Error(`${pathname}: ${res.status} ${res.body}`);
-      return JSON.parse(res.body) as T;
-    },
-    async close() {
-      await app.close();
-      await viewer.close();
-    },
-  };
+/** The shared server harness: warnings and opener calls are kept on it for the assertions here. */
+export function harness(options: { claudeDir: string; homeDir?: string; watch?: boolean; opener?: Opener }): Promise<Harness> {
+  return startServer(options);
 }
 
 interface WatcherInternals {

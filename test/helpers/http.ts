@@ -48,6 +48,10 @@ export interface Running {
   app: FastifyInstance;
   viewer: Viewer;
   port: number;
+  /** What the viewer's logger warned about. */
+  warnings: string[];
+  /** Paths the default (recording) opener was asked to open. */
+  opened: string[];
   get(pathname: string, headers?: Record<string, string>): Promise<RawResponse>;
   json<T>(pathname: string): Promise<T>;
   close(): Promise<void>;
@@ -64,6 +68,7 @@ export async function startServer(options: {
   webDir?: string;
 }): Promise<Running> {
   const warnings: string[] = [];
+  const opened: string[] = [];
   const viewer = await Viewer.open({
     claudeDir: options.claudeDir,
     homeDir: options.homeDir ?? os.homedir(),
@@ -73,7 +78,7 @@ export async function startServer(options: {
   await viewer.watching;
   const app = await buildServer({
     viewer,
-    opener: options.opener ?? (async () => true),
+    opener: options.opener ?? (async (f) => (opened.push(f), true)),
     allowedHosts: options.allowedHosts ?? [],
     webDir: options.webDir ?? WEB_DIR,
   });
@@ -83,6 +88,8 @@ export async function startServer(options: {
     app,
     viewer,
     port,
+    warnings,
+    opened,
     get: (pathname, headers) => request(port, { path: pathname, headers }),
     async json<T>(pathname: string): Promise<T> {
       const res = await request(port, { path: pathname });
