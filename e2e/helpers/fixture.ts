@@ -4,6 +4,7 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { conversationLine } from '../../test/helpers/home.js';
 
 export interface Fixture {
   root: string;
@@ -24,25 +25,6 @@ export const encodeKey = (p: string): string => p.replace(/[^A-Za-z0-9]/g, '-');
 function uuid(n: number): string {
   const hex = n.toString(16).padStart(12, '0');
   return `1b0c4f7e-2d3a-4c5b-9e8f-${hex}`;
-}
-
-function sessionLine(cwd: string, sessionId: string, slug: string | null, text = 'hello'): string {
-  const line: Record<string, unknown> = {
-    parentUuid: null,
-    isSidechain: false,
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${sessionId}`,
-    timestamp: '2026-11-19T09:00:04.880Z',
-    userType: 'external',
-    entrypoint: 'cli',
-    cwd,
-    sessionId,
-    version: '2.1.329',
-    gitBranch: 'main',
-  };
-  if (slug) line.slug = slug;
-  return JSON.stringify(line);
 }
 
 async function write(file: string, text: string, ageMinutes?: number): Promise<void> {
@@ -159,8 +141,8 @@ export async function buildFixture(): Promise<Fixture> {
   );
   await write(path.join(plansDir, xss), XSS_PLAN, 60);
   await write(path.join(plansDir, htmlName), `# Plan: <i>file name</i> attack\n\nA plan whose file name is HTML.\n`, 90);
-  await write(path.join(projectDir('webapp'), `${sessions.webapp}.jsonl`), `${sessionLine(cwd.webapp, sessions.webapp, 'add-dark-mode-happy-otter')}\n`);
-  await write(path.join(projectDir('api'), `${sessions.api}.jsonl`), `${sessionLine(cwd.api, sessions.api, 'fix-login-bug-snug-otter')}\n`);
+  await write(path.join(projectDir('webapp'), `${sessions.webapp}.jsonl`), `${conversationLine(cwd.webapp, sessions.webapp, 'add-dark-mode-happy-otter')}\n`);
+  await write(path.join(projectDir('api'), `${sessions.api}.jsonl`), `${conversationLine(cwd.api, sessions.api, 'fix-login-bug-snug-otter')}\n`);
 
   const generated: string[] = [];
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -173,7 +155,7 @@ export async function buildFixture(): Promise<Fixture> {
     const project = i % 3 === 0 ? null : i % 3 === 1 ? 'webapp' : 'api';
     if (project) {
       const sid = uuid(100 + i);
-      await write(path.join(projectDir(project), `${sid}.jsonl`), `${sessionLine(cwd[project], sid, slug)}\n`);
+      await write(path.join(projectDir(project), `${sid}.jsonl`), `${conversationLine(cwd[project], sid, slug)}\n`);
     }
   }
 
@@ -234,7 +216,7 @@ export async function buildFixture(): Promise<Fixture> {
   await write(path.join(docsMem, 'MEMORY.md'), docLines.join('\n') + '\n');
   await write(path.join(docsMem, 'early-doc.md'), `---\nname: early-doc\ndescription: Early\ntype: reference\n---\nEarly.\n`);
   await write(path.join(docsMem, 'late-doc.md'), `---\nname: late-doc\ndescription: Late\ntype: reference\n---\nLate.\n`);
-  await write(path.join(projectDir('docs'), `${uuid(3)}.jsonl`), `${sessionLine(cwd.docs, uuid(3), null)}\n`);
+  await write(path.join(projectDir('docs'), `${uuid(3)}.jsonl`), `${conversationLine(cwd.docs, uuid(3), null)}\n`);
 
   // Memory: legacy (default folder replaced by a custom autoMemoryDirectory => inactive) ----------
   const legacyDefault = path.join(projectDir('legacy'), 'memory');
@@ -244,7 +226,7 @@ export async function buildFixture(): Promise<Fixture> {
   await write(path.join(legacyCustom, 'MEMORY.md'), '# Legacy memory (custom folder)\n\n- [Current](current.md) — active topic\n');
   await write(path.join(legacyCustom, 'current.md'), '---\nname: current\ndescription: Current topic\ntype: project\n---\nCurrent.\n');
   await write(path.join(cwd.legacy, '.claude', 'settings.local.json'), JSON.stringify({ autoMemoryDirectory: legacyCustom }));
-  await write(path.join(projectDir('legacy'), `${uuid(4)}.jsonl`), `${sessionLine(cwd.legacy, uuid(4), null)}\n`);
+  await write(path.join(projectDir('legacy'), `${uuid(4)}.jsonl`), `${conversationLine(cwd.legacy, uuid(4), null)}\n`);
 
   // Memory: mobile (170 of 200 lines: "near" the limit) --------------------------------------------
   const mobileMem = path.join(projectDir('mobile'), 'memory');
@@ -252,7 +234,7 @@ export async function buildFixture(): Promise<Fixture> {
   while (mobileLines.length < 170) mobileLines.push(`- Mobile note ${mobileLines.length + 1}`);
   await write(path.join(mobileMem, 'MEMORY.md'), `${mobileLines.join('\n')}\n`);
   await write(path.join(mobileMem, 'release.md'), '---\nname: release\ndescription: Release steps\ntype: project\n---\nShip on Tuesdays.\n');
-  await write(path.join(projectDir('mobile'), `${uuid(5)}.jsonl`), `${sessionLine(cwd.mobile, uuid(5), null)}\n`);
+  await write(path.join(projectDir('mobile'), `${uuid(5)}.jsonl`), `${conversationLine(cwd.mobile, uuid(5), null)}\n`);
 
   return {
     root,
