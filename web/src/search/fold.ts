@@ -1,10 +1,8 @@
-// Case folding for the client-side filter and for highlighting. Same rule as the service
-// (lowercase, final sigma as sigma), so a hit the service reports is also found here.
+// Case folding for the client-side filter and for highlighting: the service's own rule, imported rather
+// than copied, so a hit the service reports is always found (and highlighted) here too.
+import { foldCase } from '../../../src/domain/fold';
 
-export function foldCase(text: string): string {
-  const lower = text.toLowerCase();
-  return lower.includes('ς') ? lower.replaceAll('ς', 'σ') : lower;
-}
+export { foldCase };
 
 /**
  * Folds `text` and returns, for every folded code unit, the index of the original code unit it
