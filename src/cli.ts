@@ -1,20 +1,17 @@
 #!/usr/bin/env node
 // plan-memory-viewer: resolve the home, scan it, serve the API and UI on loopback, print the banner.
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
 import { isDirectory, requestedClaudeDir, resolveClaudeDir } from './config/claudeDir.js';
 import { cacheDir } from './config/cacheDir.js';
 import { materializeDemo } from './config/demo.js';
+import { PACKAGE_ROOT, PACKAGE_VERSION as VERSION } from './config/packageRoot.js';
 import type { Logger } from './domain/types.js';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const PORT_FALLBACK_TRIES = 20;
 
 const logger: Logger = {
@@ -55,11 +52,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Loaded only now: --help, --version and usage errors answer without loading the server stack.
-  const [{ Viewer }, { buildServer }, { openWithSystem }] = await Promise.all([
-    import('./viewer.js'),
-    import('./http/server.js'),
-    import('./platform/opener.js'),
-  ]);
+  const { Viewer } = await import('./viewer.js');
+  const trace = process.env.PMV_TRACE ? (phase: string): void => {
+    process.stderr.write(`plan-memory-viewer: ${Math.round(performance.now())} ms ${phase}\n`);
+  } : undefined;
 
   const requested = requestedClaudeDir(args.claudeDir, process.env, process.cwd());
   let claudeDir: string;
@@ -73,8 +69,18 @@ async function main(argv: string[]): Promise<number> {
     claudeDir = await resolveClaudeDir(requested);
   }
 
+  // The scan starts first: its workers read the logs while this thread loads and builds the server.
   // The demo is a fresh copy every start: caching its index would only leave files behind.
-  const viewer = await Viewer.open({ claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir(), deferWatch: true });
+  const opening = Viewer.open({
+    claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir(), deferWatch: true, trace,
+  });
+  opening.catch(() => undefined);
+  const [{ buildServer }, { openWithSystem }] = await Promise.all([
+    import('./http/server.js'),
+    import('./platform/opener.js'),
+  ]);
+  trace?.('server code loaded');
+  const viewer = await opening;
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
     viewer,
@@ -99,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
+  trace?.('listening');
   void viewer.startWatching();
   const memory = await viewer.memory.list();
   const projects = new Set(viewer.plans.list().flatMap((p) => (p.project ? [p.project] : [])));

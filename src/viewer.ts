@@ -3,8 +3,10 @@
 import path from 'node:path';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
+import { PlanCache } from './domain/plans/planCache.js';
 import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
 import { SessionIndexCache } from './domain/sessions/indexCache.js';
+import { ScanWorkers } from './domain/sessions/scanWorkers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { Watchers } from './watch/watchers.js';
@@ -23,10 +25,14 @@ export interface ViewerOptions {
   deferWatch?: boolean;
   /** Folder for the persisted session index (null: none, every start reads every log byte). */
   cacheDir?: string | null;
+  /** Hears each start-up phase as it ends (PMV_TRACE=1 prints them; the benchmark reads them). */
+  trace?: (phase: string) => void;
 }
 
-// Saving the index costs a full serialization: at most this often while logs keep growing.
-const INDEX_SAVE_DELAY_MS = 10_000;
+// Saving a cache costs a full serialization: at most this often while logs and plans keep changing.
+const CACHE_SAVE_DELAY_MS = 10_000;
+// After start the caches are saved soon, but not while the first requests are being answered.
+const FIRST_SAVE_DELAY_MS = 2000;
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
 
@@ -51,7 +57,13 @@ export class Viewer {
   private readonly indexCache: SessionIndexCache | null;
   private saveTimer: NodeJS.Timeout | null = null;
 
-  private constructor(readonly options: ViewerOptions, sessions: SessionIndex, indexCache: SessionIndexCache | null) {
+  private constructor(
+    readonly options: ViewerOptions,
+    sessions: SessionIndex,
+    indexCache: SessionIndexCache | null,
+    private readonly planCache: PlanCache | null,
+    private readonly scanWorkers: ScanWorkers,
+  ) {
     this.sessions = sessions;
     this.indexCache = indexCache;
     this.plans = new PlanStore(this.sessions, options.logger);
@@ -61,21 +73,39 @@ export class Viewer {
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
     });
-    this.plans.onChange((change) => this.emit({ type: 'plans', ...change }));
+    this.plans.onChange((change) => {
+      this.scheduleCacheSave();
+      this.emit({ type: 'plans', ...change });
+    });
     this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
   }
 
-  /** Scans everything once, then starts watching. */
+  /**
+   * Scans everything once, then starts watching. The logs are read by worker threads while this thread
+   * reads the plans (the shared plans folder needs no session data; the folders that project settings
+   * add are read once the sessions name their projects).
+   */
   static async open(options: ViewerOptions): Promise<Viewer> {
     const projectsDir = path.join(options.claudeDir, 'projects');
-    const indexOptions = { projectsDir, logger: options.logger };
+    const workers = new ScanWorkers(options.logger);
+    const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
+    const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
+    const trace = options.trace ?? ((): void => undefined);
     const sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
-    const viewer = new Viewer(options, sessions, cache);
+    const viewer = new Viewer(options, sessions, cache, planCache, workers);
+    viewer.plans.restore(planCache?.load() ?? []);
+    trace('caches loaded');
     // With a cached index this reads only what was appended since the last run.
-    await viewer.sessions.refresh();
-    await viewer.indexCache?.save(viewer.sessions);
-    await viewer.plans.rescan(await viewer.planFolders());
+    const scanned = viewer.sessions.refresh();
+    scanned.catch(() => undefined);
+    await viewer.plans.rescan(await viewer.planFolders([]));
+    trace('shared plans read');
+    await scanned;
+    trace('sessions scanned');
+    await viewer.plans.addFolders(await viewer.planFolders());
+    trace('project plans read');
+    viewer.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
     if (!options.deferWatch) viewer.startWatching();
     return viewer;
   }
@@ -129,7 +159,7 @@ export class Viewer {
   private async refreshNow(): Promise<{ before: number; after: number }> {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
-    this.scheduleIndexSave();
+    this.scheduleCacheSave();
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -154,7 +184,7 @@ export class Viewer {
   async logChanged(filepath: string | null): Promise<void> {
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
-    this.scheduleIndexSave();
+    this.scheduleCacheSave();
     if (!changed) return;
     // New cwds can bring new plansDirectory folders and repo-level memory settings.
     const folders = await this.planFolders();
@@ -186,22 +216,29 @@ export class Viewer {
     if (this.saveTimer) {
       clearTimeout(this.saveTimer);
       this.saveTimer = null;
-      await this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
+      await this.saveCaches();
     }
     this.listeners.clear();
+    await this.scanWorkers.close();
   }
 
-  private scheduleIndexSave(): void {
-    if (!this.indexCache || this.saveTimer) return;
+  private scheduleCacheSave(delayMs = CACHE_SAVE_DELAY_MS): void {
+    if ((!this.indexCache && !this.planCache) || this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
-      void this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
-    }, INDEX_SAVE_DELAY_MS);
+      void this.saveCaches();
+    }, delayMs);
     this.saveTimer.unref();
   }
 
-  private async planFolders(): Promise<string[]> {
-    const folders = await discoverPlanFolders(this.options.claudeDir, this.sessions.knownCwds(), this.options.logger);
+  private async saveCaches(): Promise<void> {
+    await this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
+    await this.planQueue.run(async () => this.planCache?.save(this.plans.facts()));
+  }
+
+  /** The plan folders: the shared one and every known project's plansDirectory (or only those of `cwds`). */
+  private async planFolders(cwds: string[] = this.sessions.knownCwds()): Promise<string[]> {
+    const folders = await discoverPlanFolders(this.options.claudeDir, cwds, this.options.logger);
     return folders.map((f) => f.dir);
   }
 

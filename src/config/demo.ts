@@ -3,10 +3,10 @@
 import { cp, readdir, readFile, rm, utimes, writeFile, mkdir, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './packageRoot.js';
 
 /** demo/ next to dist/ in the package (and in the repository). */
-export const DEMO_SOURCE = fileURLToPath(new URL('../../demo/', import.meta.url));
+export const DEMO_SOURCE = path.join(PACKAGE_ROOT, 'demo');
 
 const TEXT_FILES = /\.(md|jsonl|json)$/;
 

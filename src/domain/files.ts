@@ -1,6 +1,6 @@
 // File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
 // shrink between listing and reading. Every caller gets null instead of an exception or a hang.
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 /**
@@ -24,6 +24,33 @@ export async function readRegularFile(file: string): Promise<{ text: string; sta
     return null;
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * readRegularFile() without the thread-pool round trips: for the thousands of small files read at start
+ * (plans, memory topics) each await cost more than the read itself. Callers read in time slices.
+ */
+export function readRegularFileSync(file: string): { bytes: Buffer; text: string; stats: Stats } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    const bytes = readFileSync(fd);
+    return { bytes, text: bytes.toString('utf8'), stats };
+  } catch {
+    return null;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed or never valid: nothing else to release.
+    }
   }
 }
 

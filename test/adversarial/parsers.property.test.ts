@@ -109,12 +109,35 @@ describe('countLines and countWords (any text)', () => {
       fc.property(markdown, (text) => {
         const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
         expect(countLines(text)).toBe(lines);
-        expect(countWords(text)).toBe(text.split(/[\s\u0085]+/).filter((w) => w !== '').length);
+        expect(countWords(Buffer.from(text, 'utf8'))).toBe(naiveWords(text));
       }),
       { numRuns: RUNS },
     );
   });
+
+  it('count words on any bytes as the decoded text splits (spaces next to invalid UTF-8 included)', () => {
+    // Every Unicode space's bytes, their prefixes and stray lead and continuation bytes, mixed with noise.
+    const spaces = ['\u0085', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', ' ', '\t']
+      .map((s) => [...Buffer.from(s, 'utf8')]);
+    const piece = fc.oneof(
+      fc.constantFrom(...spaces),
+      fc.constantFrom(...spaces).map((b) => b.slice(0, -1)),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }),
+      fc.constantFrom([0xe2], [0xe2, 0x80], [0xc2], [0xef, 0xbb], [0x80], [0xf0, 0x9f], [0x61]),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const bytes = Buffer.from(pieces.flat());
+        expect(countWords(bytes)).toBe(naiveWords(bytes.toString('utf8')));
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
 });
+
+function naiveWords(text: string): number {
+  return text.split(/[\s\u0085]+/).filter((w) => w !== '').length;
+}
 
 describe('firstHeading and planTitle (any text)', () => {
   it('return one trimmed, non-empty line of at most 4096 characters', () => {

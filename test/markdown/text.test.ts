@@ -24,7 +24,7 @@ describe('countWords', () => {
     ['  leading and trailing  ', 3],
     ['non\u00a0breaking', 2],
     ['Größe ΣΟΦΙΑ 日本語', 3],
-  ])('%j has %i words', (text, words) => expect(countWords(text)).toBe(words));
+  ])('%j has %i words', (text, words) => expect(countWords(Buffer.from(text, 'utf8'))).toBe(words));
 });
 
 describe('firstHeading and planTitle', () => {

@@ -1,26 +1,33 @@
-// One plan file on disk -> the metadata the service lists, plus its folded text for search.
+// One plan file on disk -> the metadata the service lists, plus (later) its folded text for search.
 import path from 'node:path';
-import { createdTime, readRegularFile } from '../files.js';
+import { createdTime, readRegularFileSync } from '../files.js';
 import { foldCase } from '../fold.js';
 import { countLines, countWords, planTitle } from '../markdown/text.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
 
-export interface PlanFileRecord {
+/** What the listing needs of a plan; small, and persisted between runs (planCache.ts). */
+export interface PlanFacts {
   filename: string;
   filepath: string;
   title: string;
   size: number;
   modifiedMs: number;
+  ino: number;
   modified: string;
   created: string;
   lineCount: number;
   wordCount: number;
-  /** Case-folded content, kept so a content search never touches the disk. */
-  folded: string;
+}
+
+export interface PlanFileRecord extends PlanFacts {
   /**
-   * Trigram filter of `folded`: most documents are ruled out without scanning their text. Built after
-   * start-up (null until then, and such a plan is simply scanned), so it never delays the first answer.
+   * The text as read, until it is folded. Folding (and the trigram filter) is only for search, so it is
+   * done after the first answers, in the background (see PlanStore.prepareSearch()).
    */
+  text: string | null;
+  /** Case-folded content, kept so a content search never touches the disk; null until prepared. */
+  folded: string | null;
+  /** Trigram filter of `folded`: most documents are ruled out without scanning their text. */
   bloom: TrigramBloom | null;
 }
 
@@ -30,22 +37,49 @@ export function isPlanFileName(name: string): boolean {
 }
 
 /** Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. */
-export async function readPlanFile(filepath: string): Promise<PlanFileRecord | null> {
-  const file = await readRegularFile(filepath);
+export function readPlanFile(filepath: string): PlanFileRecord | null {
+  const file = readRegularFileSync(filepath);
   if (!file) return null;
   const filename = path.basename(filepath);
-  const folded = foldCase(file.text);
   return {
     filename,
     filepath,
     title: planTitle(file.text, filename),
     size: file.stats.size,
     modifiedMs: file.stats.mtimeMs,
+    ino: file.stats.ino,
     modified: file.stats.mtime.toISOString(),
     created: createdTime(file.stats).toISOString(),
     lineCount: countLines(file.text),
-    wordCount: countWords(file.text),
-    folded,
+    wordCount: countWords(file.bytes),
+    text: file.text,
+    folded: null,
     bloom: null,
   };
+}
+
+/** Just the listing facts of a record (what the plan cache stores), whatever else the object holds. */
+export function planFacts(r: PlanFacts): PlanFacts {
+  return {
+    filename: r.filename, filepath: r.filepath, title: r.title, size: r.size, modifiedMs: r.modifiedMs, ino: r.ino,
+    modified: r.modified, created: r.created, lineCount: r.lineCount, wordCount: r.wordCount,
+  };
+}
+
+/** A record known from an earlier run: its text is read when search first needs it. */
+export function recordFromFacts(facts: PlanFacts): PlanFileRecord {
+  return { ...planFacts(facts), text: null, folded: null, bloom: null };
+}
+
+/**
+ * The folded text of a plan, reading the file when it was never read in this run (a record restored
+ * from the cache). A file that cannot be read any more searches as empty until its watcher reports it.
+ */
+export function foldedText(record: PlanFileRecord): string {
+  if (record.folded === null) {
+    const text = record.text ?? readRegularFileSync(record.filepath)?.text ?? '';
+    record.folded = foldCase(text);
+    record.text = null;
+  }
+  return record.folded;
 }

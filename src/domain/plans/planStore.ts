@@ -1,11 +1,14 @@
 // The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
-import { readdir } from 'node:fs/promises';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { lastPathSegment, readRegularFile, statOrNull } from '../files.js';
+import { lastPathSegment, readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
+import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
-import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
+import {
+  foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord,
+} from './planFile.js';
 
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
@@ -20,6 +23,8 @@ export interface PlanChange {
 export class PlanStore {
   /** Keyed by absolute path: two folders may hold the same file name. */
   private readonly files = new Map<string, PlanFileRecord>();
+  /** Restored records not yet confirmed against the disk (each is used at most once). */
+  private readonly hints = new Map<string, PlanFileRecord>();
   private folders: string[] = [];
   private listCache: PlanMetadata[] | null = null;
   private byName = new Map<string, PlanFileRecord>();
@@ -43,32 +48,29 @@ export class PlanStore {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Plans known from an earlier run (planCache.ts). The next rescan() keeps each one whose file still has
+   * the same size, mtime and inode, without reading it: a restart stats plans instead of reading them.
+   */
+  restore(known: readonly PlanFacts[]): void {
+    for (const facts of known) this.hints.set(facts.filepath, recordFromFacts(facts));
+  }
+
+  /** What restore() takes back next run: the listing facts of every plan. */
+  facts(): PlanFacts[] {
+    return [...this.files.values()].map(planFacts);
+  }
+
   /** Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). */
   async rescan(folders: string[]): Promise<PlanChange> {
     this.folders = [...folders];
-    const before = new Map([...this.files].map(([file, record]) => [file, record]));
-    const paths = (await Promise.all(this.folders.map(listPlanPaths))).flat();
-    const fresh = new Map<string, PlanFileRecord>();
-    await forEachLimit(paths, 16, async (filepath) => {
-      // A file whose size and mtime did not move is not read again: a refresh of thousands of plans
-      // costs a stat each.
-      const known = before.get(filepath);
-      if (known) {
-        const stats = await statOrNull(filepath);
-        if (stats?.isFile() && stats.mtimeMs === known.modifiedMs && stats.size === known.size) {
-          fresh.set(filepath, known);
-          return;
-        }
-      }
-      const record = await readPlanFile(filepath);
-      if (record) fresh.set(filepath, record);
-    });
+    const before = new Map(this.files);
+    const paths = this.folders.flatMap(listPlanPaths);
+    const fresh = await readAll(paths, (p) => before.get(p) ?? this.takeHint(p));
     this.files.clear();
-    for (const [file, record] of fresh) this.files.set(file, record);
-    const changed = [...fresh.values()]
-      .filter((r) => before.get(r.filepath)?.modifiedMs !== r.modifiedMs || before.get(r.filepath)?.size !== r.size)
-      .map((r) => r.filename);
-    const removed = [...before.values()].filter((r) => !fresh.has(r.filepath)).map((r) => r.filename);
+    for (const [file, record] of fresh) if (record) this.files.set(file, record);
+    const changed = [...this.files.values()].filter((r) => before.get(r.filepath) !== r).map((r) => r.filename);
+    const removed = [...before.values()].filter((r) => !this.files.has(r.filepath)).map((r) => r.filename);
     return this.changed({ changed, removed }, changed.length > 0 || removed.length > 0);
   }
 
@@ -78,21 +80,18 @@ export class PlanStore {
     if (added.length === 0) return { changed: [], removed: [] };
     this.folders.push(...added);
     const changed: string[] = [];
-    const paths = (await Promise.all(added.map(listPlanPaths))).flat();
-    await forEachLimit(paths, 16, async (filepath) => {
-      const record = await readPlanFile(filepath);
-      if (record) {
-        this.files.set(filepath, record);
-        changed.push(record.filename);
-      }
-    });
+    for (const [filepath, record] of await readAll(added.flatMap(listPlanPaths), (p) => this.takeHint(p))) {
+      if (!record) continue;
+      this.files.set(filepath, record);
+      changed.push(record.filename);
+    }
     return this.changed({ changed, removed: [] }, changed.length > 0);
   }
 
   /** A folder appeared, vanished, was recreated or lost watcher events: re-list it and reconcile its files. */
   async rescanFolder(folder: string, onlyIfListingChanged = false): Promise<PlanChange> {
     if (!this.folders.includes(folder)) return { changed: [], removed: [] };
-    const present = await listPlanPaths(folder);
+    const present = listPlanPaths(folder);
     const known = [...this.files.keys()].filter((f) => path.dirname(f) === folder);
     // The periodic check for lost watcher events compares names first: one readdir when nothing is amiss.
     if (onlyIfListingChanged && present.length === known.length) {
@@ -100,15 +99,9 @@ export class PlanStore {
       if (known.every((f) => names.has(f))) return { changed: [], removed: [] };
     }
     const paths = [...new Set([...present, ...known])];
-    // Read in parallel and publish once: a folder of 10,000 plans is one change, not 10,000 in a row (each
+    // Read in one pass and publish once: a folder of 10,000 plans is one change, not 10,000 in a row (each
     // of which made every client rebuild the whole list). Unmoved files (same size and mtime) are not read.
-    const read = new Map<string, PlanFileRecord | null>();
-    await forEachLimit(paths, 16, async (filepath) => {
-      const previous = this.files.get(filepath);
-      const stats = previous ? await statOrNull(filepath) : null;
-      const unmoved = previous && stats?.isFile() && stats.mtimeMs === previous.modifiedMs && stats.size === previous.size;
-      read.set(filepath, unmoved ? previous : await readPlanFile(filepath));
-    });
+    const read = await readAll(paths, (p) => this.files.get(p));
     const changed: string[] = [];
     const removed: string[] = [];
     for (const [filepath, record] of read) {
@@ -134,11 +127,11 @@ export class PlanStore {
       return { changed: [], removed: [] };
     }
     const previous = this.files.get(filepath);
-    const record = await readPlanFile(filepath);
+    const record = readPlanFile(filepath);
     if (record) {
       this.files.set(filepath, record);
-      const same = previous && previous.modifiedMs === record.modifiedMs && previous.size === record.size &&
-        previous.folded === record.folded;
+      const same = previous !== undefined && previous.modifiedMs === record.modifiedMs && previous.size === record.size &&
+        sameText(previous, record);
       return this.changed({ changed: [record.filename], removed: [] }, !same);
     }
     if (!previous) return { changed: [], removed: [] };
@@ -214,9 +207,15 @@ export class PlanStore {
     for (const plan of this.list()) {
       const record = this.files.get(plan.filepath);
       if (!record || (record.bloom && !mayContain(record.bloom, trigrams))) continue;
-      if (record.folded.includes(needle)) hits.push(plan.filename);
+      if (foldedText(record).includes(needle)) hits.push(plan.filename);
     }
     return hits;
+  }
+
+  private takeHint(filepath: string): PlanFileRecord | undefined {
+    const hint = this.hints.get(filepath);
+    this.hints.delete(filepath);
+    return hint;
   }
 
   private pick(filename: string): PlanFileRecord | undefined {
@@ -247,8 +246,9 @@ export class PlanStore {
   }
 
   /**
-   * Builds the missing search filters in slices of ~10 ms, yielding between them so requests keep being
-   * answered; started after every change, a no-op when every plan has its filter.
+   * Prepares search for every plan that is not ready: folds its text (reading it first when it was
+   * restored from the cache) and builds its trigram filter. Runs in slices of ~10 ms, yielding between
+   * them so requests keep being answered; started after every change, a no-op when all are ready.
    */
   private scheduleFilters(): void {
     if (this.filterTimer) return;
@@ -257,7 +257,7 @@ export class PlanStore {
       const deadline = performance.now() + 10;
       for (const record of this.files.values()) {
         if (record.bloom) continue;
-        record.bloom = buildTrigramBloom(record.folded);
+        record.bloom = buildTrigramBloom(foldedText(record));
         if (performance.now() > deadline) return this.scheduleFilters();
       }
     });
@@ -275,9 +275,9 @@ export class PlanStore {
 }
 
 /** Plan file paths directly inside a folder; a missing or unreadable folder has none. */
-async function listPlanPaths(folder: string): Promise<string[]> {
+function listPlanPaths(folder: string): string[] {
   try {
-    const entries = await readdir(folder, { withFileTypes: true });
+    const entries = readdirSync(folder, { withFileTypes: true });
     // Symlinks are kept here and judged by readPlanFile's fstat: a link to a regular file is a plan.
     return entries
       .filter((e) => (e.isFile() || e.isSymbolicLink()) && isPlanFileName(e.name))
@@ -287,11 +287,43 @@ async function listPlanPaths(folder: string): Promise<string[]> {
   }
 }
 
-/** Runs fn over items with at most `limit` in flight: enough to overlap I/O without a file-handle storm. */
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a record still describes the file: a plan only changes by a write, which moves one of these. */
+function unmoved(record: PlanFileRecord, stats: Stats | null): boolean {
+  return stats !== null && stats.isFile() && stats.mtimeMs === record.modifiedMs && stats.size === record.size &&
+    stats.ino === record.ino;
+}
+
+/**
+ * Brings each path up to date: a known record whose file did not move is kept (one stat), anything else
+ * is read (null: gone or unreadable). Synchronous reads, in time slices between which requests are
+ * answered: a plan is a few KB, and an await per file cost more than reading it.
+ */
+async function readAll(
+  paths: readonly string[],
+  known: (filepath: string) => PlanFileRecord | undefined,
+): Promise<Map<string, PlanFileRecord | null>> {
+  const slicer = new TimeSlicer();
+  const out = new Map<string, PlanFileRecord | null>();
+  for (const filepath of paths) {
+    await slicer.maybeYield();
+    const previous = known(filepath);
+    out.set(filepath, previous && unmoved(previous, statOrNull(filepath)) ? previous : readPlanFile(filepath));
+  }
+  return out;
+}
+
+/** Whether two reads of a plan hold the same text, as far as what is still kept of the older one tells. */
+function sameText(previous: PlanFileRecord, next: PlanFileRecord): boolean {
+  const text = next.text ?? '';
+  if (previous.text !== null) return previous.text === text;
+  if (previous.folded !== null) return previous.folded === foldCase(text);
+  return false;
 }

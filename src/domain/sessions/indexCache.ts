@@ -1,50 +1,37 @@
 // The session index persisted between runs, so a restart reads only log bytes appended since the last
-// run instead of every byte again. One file per projects dir; written atomically; any doubt -> rebuild.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, unlink } from 'node:fs/promises';
-import path from 'node:path';
+// run instead of every byte again. One file per projects dir; any doubt -> rebuild.
+import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import { SessionIndex, type SessionIndexOptions } from './sessionIndex.js';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
 export class SessionIndexCache {
-  readonly file: string;
+  private readonly cache: CacheFile;
 
   constructor(cacheDir: string, projectsDir: string, private readonly logger?: Logger) {
-    const key = createHash('sha256').update(path.resolve(projectsDir)).digest('hex').slice(0, 16);
-    this.file = path.join(cacheDir, `session-index-${key}.json`);
+    this.cache = new CacheFile(cacheDir, 'session-index', projectsDir, MAX_CACHE_BYTES);
+  }
+
+  get file(): string {
+    return this.cache.file;
   }
 
   /** The cached index, or null when there is none or it is corrupt, foreign or of another format. */
   async load(options: SessionIndexOptions): Promise<SessionIndex | null> {
-    let raw: string;
-    try {
-      raw = await readFile(this.file, 'utf8');
-    } catch {
-      return null;
-    }
-    if (raw.length > MAX_CACHE_BYTES) return null;
-    try {
-      const index = SessionIndex.fromJSON(JSON.parse(raw), options);
-      if (!index) this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
-      return index;
-    } catch {
+    const data = this.cache.read();
+    if (data === MISSING) return null;
+    if (data === CORRUPT) {
       this.logger?.warn(`ignoring the session index cache ${this.file}: corrupt; rebuilding it`);
       return null;
     }
+    const index = SessionIndex.fromJSON(data, options);
+    if (!index) this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
+    return index;
   }
 
-  /** Writes to a temp file then renames, so a crash mid-write never leaves a torn cache. */
   async save(index: SessionIndex): Promise<void> {
-    const tmp = `${this.file}.tmp.${process.pid}.${Date.now().toString(16)}`;
-    try {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFile(tmp, JSON.stringify(index.toJSON()));
-      await rename(tmp, this.file);
-    } catch (error) {
-      await unlink(tmp).catch(() => undefined);
-      this.logger?.warn(`could not save the session index cache: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const result = await this.cache.write(index.toJSON());
+    if (result !== true) this.logger?.warn(`could not save the session index cache: ${result}`);
   }
 }

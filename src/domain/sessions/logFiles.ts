@@ -1,7 +1,8 @@
 // Which paths under <claudeDir>/projects are session logs, and finding them. Rules are on path segments
 // relative to the projects dir, so the watcher filter, discovery and the persisted cache agree.
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { TimeSlicer } from '../timeSlicer.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_FILE_RE = new RegExp(`^${UUID}\\.jsonl$`);
@@ -71,6 +72,8 @@ export interface Discovery {
  * Walks the directory at `start` (segments below projectsDir) for logs. Only real directories are
  * entered (a symlinked directory could loop) and only regular files are returned (a FIFO would block
  * its reader forever). Unreadable directories are skipped; `warn` hears about all but missing ones.
+ * Each listing is synchronous (microseconds from the dentry cache, where a promise per directory cost
+ * more); the walk yields to the event loop between slices.
  */
 export async function discoverLogs(
   projectsDir: string,
@@ -79,11 +82,13 @@ export async function discoverLogs(
 ): Promise<Discovery> {
   const found: Discovery = { files: [], folders: [] };
   const pending: string[][] = [[...start]];
+  const slicer = new TimeSlicer();
   for (let seg = pending.pop(); seg !== undefined; seg = pending.pop()) {
+    await slicer.maybeYield();
     const dir = path.join(projectsDir, ...seg);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`cannot list ${dir}: ${code ?? String(error)}`);

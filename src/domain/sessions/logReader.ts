@@ -1,6 +1,9 @@
 // Incremental reading of one session log: only the bytes after the last complete line are read, in
 // bounded chunks into a reused buffer, and what they say is folded into the file's small fact maps.
-import { constants, lstat, open, type FileHandle } from 'node:fs/promises';
+// Synchronous on purpose: a read from the page cache takes microseconds, and a promise round trip
+// through libuv's thread pool per chunk cost more than the copy itself. Callers bound how much one
+// call reads on the main thread and send bigger jobs to a worker (see scanWorkers.ts).
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { LineScanner, type LineRecord } from './lineScanner.js';
 
 /** What one log file says, bounded by its sessions and slugs rather than its bytes. */
@@ -29,10 +32,10 @@ export interface ReadSlot {
 }
 
 /**
- * Read size. Scanning a chunk costs little more than finding its `\n`s, so reads dominate: 256–512 KiB
- * measured best; 1 MiB was slower (four such buffers no longer stay in the CPU cache during the copy).
+ * Read size. The copy out of the page cache dominates, and it is fastest into a buffer that stays in the
+ * CPU's L2 cache: 64 KiB read and scanned 2 GB in 0.6 s here, 256 KiB in 0.9 s, 8 MiB in 3 s.
  */
-export const DEFAULT_CHUNK_BYTES = 256 * 1024;
+export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES): ReadSlot {
   return { buffer: Buffer.alloc(chunkBytes), scanner: new LineScanner() };
@@ -72,7 +75,7 @@ function applyRecord(facts: LogFacts, record: LineRecord): void {
   if (record.slug !== null) facts.slugs.set(record.slug, record.sessionId);
 }
 
-interface StatLike {
+export interface StatLike {
   size: number;
   mtimeMs: number;
   ino: number;
@@ -97,27 +100,31 @@ function failure(error: unknown): ReadResult {
  * Brings one log up to date. `gone` when it is missing or not a regular file (forget it), `unchanged`
  * when size, mtime and inode match what was read, `read` with the new state otherwise. Never throws.
  */
-export async function readLog(file: string, previous: TrackedLog | null, slot: ReadSlot): Promise<ReadResult> {
-  let handle: FileHandle;
+export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlot): ReadResult {
+  let fd: number;
   try {
-    const st = await lstat(file);
+    const st = lstatSync(file);
     if (!st.isFile()) return GONE;
     if (previous !== null && sameStat(st, previous)) return UNCHANGED;
-    handle = await open(file, OPEN_FLAGS);
+    fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
     return failure(error);
   }
   try {
-    return await readOpen(handle, previous, slot);
+    return readOpen(fd, previous, slot);
   } catch (error) {
     return failure(error);
   } finally {
-    await handle.close().catch(() => undefined);
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing to do: the descriptor is gone either way.
+    }
   }
 }
 
-async function readOpen(handle: FileHandle, previous: TrackedLog | null, slot: ReadSlot): Promise<ReadResult> {
-  const st = await handle.stat();
+function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): ReadResult {
+  const st = fstatSync(fd);
   if (!st.isFile()) return GONE;
   if (previous !== null && sameStat(st, previous)) return UNCHANGED;
   const { buffer, scanner } = slot;
@@ -125,21 +132,21 @@ async function readOpen(handle: FileHandle, previous: TrackedLog | null, slot: R
   let base = previous !== null && !mustRescan(st, previous) ? previous : null;
   if (base !== null && base.offset > 0) {
     // The byte before the offset was a `\n`; if it is not any more, the file was rewritten in place.
-    const probe = await handle.read(buffer, 0, 1, base.offset - 1);
-    bytesRead += probe.bytesRead;
-    if (probe.bytesRead !== 1 || buffer[0] !== NEWLINE) base = null;
+    const probe = readSync(fd, buffer, 0, 1, base.offset - 1);
+    bytesRead += probe;
+    if (probe !== 1 || buffer[0] !== NEWLINE) base = null;
   }
   const start = base?.offset ?? 0;
   const facts = base !== null ? cloneFacts(base.facts) : emptyFacts();
   scanner.reset();
   // Stop at the size seen now: a log that keeps growing is finished by the next update, not chased.
   for (let position = start; position < st.size; ) {
-    const { bytesRead: n } = await handle.read(buffer, 0, Math.min(buffer.length, st.size - position), position);
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, st.size - position), position);
     // Truncated while we read: the recorded size is now too large, so the next stat rescans.
     if (n === 0) break;
     bytesRead += n;
     position += n;
-    for (const record of scanner.feed(buffer.subarray(0, n))) applyRecord(facts, record);
+    for (const record of scanner.feed(n === buffer.length ? buffer : buffer.subarray(0, n))) applyRecord(facts, record);
   }
   const stats = scanner.stats;
   return {
@@ -148,4 +155,10 @@ async function readOpen(handle: FileHandle, previous: TrackedLog | null, slot: R
     bytesRead,
     maxRetainedBytes: stats.maxRetainedBytes,
   };
+}
+
+/** Bytes readLog() would read for a file of this stat (an estimate: a rewritten file is read whole). */
+export function bytesToRead(st: StatLike, previous: TrackedLog | null): number {
+  if (previous === null || mustRescan(st, previous)) return st.size;
+  return st.size - previous.offset;
 }

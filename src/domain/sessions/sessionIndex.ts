@@ -1,13 +1,17 @@
 // The slug -> session -> cwd index over Claude Code's session logs: which session wrote a plan, and which
 // project (cwd) each session and each projects/<folder> belongs to. Logs are read incrementally.
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
-import { forEachLimit, KeyedLock, Pool } from './concurrency.js';
+import { KeyedLock } from './concurrency.js';
 import { buildView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { isSlug } from './values.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
-import { createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadSlot } from './logReader.js';
+import {
+  bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+} from './logReader.js';
+import { readInSlices, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 export interface SessionLink {
@@ -27,6 +31,10 @@ export interface SessionIndexOptions {
   logger?: Logger;
   /** Read size per chunk; tests shrink it to cross many chunk boundaries. */
   chunkBytes?: number;
+  /** Worker threads for big reads; without them everything is read on the main thread, in slices. */
+  workers?: ScanWorkers | null;
+  /** Reads of at least this many bytes in one update go to the workers (tests lower it to 0). */
+  workerThresholdBytes?: number;
 }
 
 export interface SessionScanStats {
@@ -38,8 +46,11 @@ export interface SessionScanStats {
   trackedFiles: number;
 }
 
-/** Files open at once, and so read buffers alive at once. */
-const READ_CONCURRENCY = 4;
+/**
+ * Below this, reading on the main thread is cheaper than a round trip to a worker: 8 MB take ~3 ms to
+ * copy and scan, and they are read in slices between which requests are answered.
+ */
+const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
 const AGENT_MARK = '-agent-';
 const AGENT_ID_RE = /^[A-Za-z0-9_-]+$/;
 
@@ -56,12 +67,25 @@ function candidateSlugs(planFilename: string): string[] {
   return slugs;
 }
 
-async function isDirectory(dir: string): Promise<boolean> {
+function isDirectory(dir: string): boolean {
   try {
-    return (await lstat(dir)).isDirectory();
+    return lstatSync(dir).isDirectory();
   } catch {
     return false;
   }
+}
+
+/** The job that brings `file` up to date, null when it is unchanged, 'gone' when it is no regular file. */
+function jobFor(file: string, previous: TrackedLog | null): SizedJob | null | 'gone' {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return 'gone';
+  }
+  if (!st.isFile()) return 'gone';
+  if (previous !== null && st.size === previous.size && st.mtimeMs === previous.mtimeMs && st.ino === previous.ino) return null;
+  return { file, previous, bytes: bytesToRead(st, previous) };
 }
 
 export class SessionIndex {
@@ -73,7 +97,10 @@ export class SessionIndex {
   /** Files or folders changed since the view was last built. */
   private dirty = false;
   private readonly fileLocks = new KeyedLock();
-  private readonly slots: Pool<ReadSlot>;
+  private readonly chunkBytes: number;
+  private readonly slot: ReadSlot;
+  private readonly workers: ScanWorkers | null;
+  private readonly workerThreshold: number;
   private refreshTail: Promise<unknown> = Promise.resolve();
   private readonly warned = new Set<string>();
   private bytesRead = 0;
@@ -82,8 +109,10 @@ export class SessionIndex {
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
     this.logger = options.logger ?? silentLogger;
-    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-    this.slots = new Pool(READ_CONCURRENCY, () => createReadSlot(chunkBytes));
+    this.chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    this.slot = createReadSlot(this.chunkBytes);
+    this.workers = options.workers ?? null;
+    this.workerThreshold = options.workerThresholdBytes ?? WORKER_THRESHOLD_BYTES;
     this.view = buildView(this.files, this.folders);
   }
 
@@ -105,7 +134,7 @@ export class SessionIndex {
       await this.syncFile(abs);
       // A vanished log may be the first sign that its whole folder went.
       const folderGone = !this.files.has(abs) && this.folders.has(folder) &&
-        !(await isDirectory(path.join(this.projectsDir, folder)));
+        !isDirectory(path.join(this.projectsDir, folder));
       if (folderGone) await this.syncTree([folder]);
     } else if (mayContainLogs(seg)) {
       await this.syncTree(seg);
@@ -170,14 +199,14 @@ export class SessionIndex {
     // so a file a concurrent updateFile just added is not dropped on the strength of an older listing.
     const targets = new Set(found.files);
     for (const file of this.files.keys()) targets.add(file);
-    await forEachLimit([...targets], READ_CONCURRENCY, (file) => this.syncFile(file));
+    await this.syncFiles([...targets]);
     return this.publish();
   }
 
   /** Re-lists the directory at `seg` (a folder or a session's subagent tree) and syncs what is in it. */
   private async syncTree(seg: string[]): Promise<void> {
     const dir = path.join(this.projectsDir, ...seg);
-    const exists = await isDirectory(dir);
+    const exists = isDirectory(dir);
     const [folder] = seg;
     if (seg.length === 1 && folder !== undefined) {
       if (exists && !this.folders.has(folder)) {
@@ -190,7 +219,34 @@ export class SessionIndex {
     const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m))).files : []);
     const prefix = dir + path.sep;
     for (const file of this.files.keys()) if (file.startsWith(prefix)) targets.add(file);
-    await forEachLimit([...targets], READ_CONCURRENCY, (file) => this.syncFile(file));
+    await this.syncFiles([...targets]);
+  }
+
+  /**
+   * Brings many logs up to date: one lstat each to find what moved, then one read job per moved file,
+   * on the workers when that is a lot of bytes. A file that an updateFile() changed meanwhile keeps
+   * that newer state (its result here was computed from an older one).
+   */
+  private async syncFiles(files: string[]): Promise<void> {
+    const slicer = new TimeSlicer();
+    const jobs: SizedJob[] = [];
+    let bytes = 0;
+    for (const file of files) {
+      await slicer.maybeYield();
+      const previous = this.files.get(file)?.log ?? null;
+      const job = jobFor(file, previous);
+      if (job === 'gone') this.forget(file);
+      else if (job !== null) {
+        jobs.push(job);
+        bytes += job.bytes;
+      }
+    }
+    const results = this.workers !== null && bytes >= this.workerThreshold
+      ? await this.workers.run(jobs, this.chunkBytes)
+      : await readInSlices(jobs, this.chunkBytes);
+    jobs.forEach((job, i) => {
+      if ((this.files.get(job.file)?.log ?? null) === job.previous) this.apply(job.file, results[i]!);
+    });
   }
 
   private setFolders(keys: string[]): void {
@@ -204,26 +260,42 @@ export class SessionIndex {
   /** Brings one log up to date. Calls for the same file run one at a time, so no bytes count twice. */
   private syncFile(file: string): Promise<void> {
     return this.fileLocks.run(file, async () => {
-      const previous = this.files.get(file);
-      const result = await this.slots.use((slot) => readLog(file, previous?.log ?? null, slot));
-      if (result.kind === 'gone') {
-        if (previous !== undefined && this.files.delete(file) && hasFacts(previous.log.facts)) this.dirty = true;
-      } else if (result.kind === 'failed') {
-        this.warnOnce(`cannot read session log ${file}: ${result.message}`);
-      } else if (result.kind === 'read') {
-        const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
-        if (folder === undefined) return;
-        this.bytesRead += result.bytesRead;
-        this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
-        this.files.set(file, { folder, log: result.log });
-        if (!this.folders.has(folder)) {
-          this.folders.set(folder, path.join(this.projectsDir, folder));
-          this.dirty = true;
-        }
-        // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters.
-        if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) this.dirty = true;
-      }
+      const previous = this.files.get(file)?.log ?? null;
+      const job = jobFor(file, previous);
+      if (job === 'gone') return this.forget(file);
+      if (job === null) return;
+      // A log that appeared whole (a copied or restored session) is a big read: off the main thread.
+      const result = this.workers !== null && job.bytes >= this.workerThreshold
+        ? (await this.workers.run([job], this.chunkBytes))[0]!
+        : readLog(file, previous, this.slot);
+      if ((this.files.get(file)?.log ?? null) === previous) this.apply(file, result);
     });
+  }
+
+  private forget(file: string): void {
+    const previous = this.files.get(file);
+    if (previous !== undefined && this.files.delete(file) && hasFacts(previous.log.facts)) this.dirty = true;
+  }
+
+  private apply(file: string, result: ReadResult): void {
+    const previous = this.files.get(file);
+    if (result.kind === 'gone') {
+      this.forget(file);
+    } else if (result.kind === 'failed') {
+      this.warnOnce(`cannot read session log ${file}: ${result.message}`);
+    } else if (result.kind === 'read') {
+      const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
+      if (folder === undefined) return;
+      this.bytesRead += result.bytesRead;
+      this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
+      this.files.set(file, { folder, log: result.log });
+      if (!this.folders.has(folder)) {
+        this.folders.set(folder, path.join(this.projectsDir, folder));
+        this.dirty = true;
+      }
+      // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters.
+      if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) this.dirty = true;
+    }
   }
 
   /** Rebuilds the view after changes; true when any answer differs from before. */

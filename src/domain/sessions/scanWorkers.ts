@@ -1,0 +1,175 @@
+// A small pool of worker threads that read session logs in parallel with each other and with the main
+// thread, which meanwhile starts the server and answers requests. Reading 2 GB of logs is CPU work (the
+// copy out of the page cache plus the scan); on the main thread it would stall every request.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../types.js';
+import { createReadSlot, readLog, type ReadResult } from './logReader.js';
+import type { ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
+import { TimeSlicer } from '../timeSlicer.js';
+
+/** A job with the bytes it is expected to read, used to share work evenly between workers. */
+export interface SizedJob extends ScanJob {
+  bytes: number;
+}
+
+// Workers are started on demand and stopped once idle: a start costs ~30 ms and each keeps an isolate
+// (~10 MB) alive, which a viewer that only sees small appends has no use for.
+const IDLE_MS = 3000;
+
+interface Pending {
+  resolve: (results: ReadResult[]) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Under tsx (tests, `npm run dev`-style runs from src/) the worker is a .ts file, which a worker thread
+ * can only load after registering tsx itself; the bundled product ships dist/scanWorker.js.
+ */
+function spawnWorker(): Worker {
+  if (import.meta.url.endsWith('.ts')) {
+    const entry = new URL('./scanWorker.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+    return new Worker(boot, { eval: true });
+  }
+  return new Worker(new URL('./scanWorker.js', import.meta.url));
+}
+
+class ScanThread {
+  readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  dead = false;
+
+  constructor(spawn: () => Worker, onDeath: (thread: ScanThread, error: Error) => void) {
+    this.worker = spawn();
+    this.worker.unref();
+    this.worker.on('message', (response: ScanResponse) => {
+      const pending = this.pending.get(response.id);
+      this.pending.delete(response.id);
+      pending?.resolve(response.results);
+    });
+    const die = (error: Error): void => {
+      if (this.dead) return;
+      this.dead = true;
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+      onDeath(this, error);
+    };
+    this.worker.on('error', die);
+    this.worker.on('exit', (code) => die(new Error(`scan worker exited with code ${code}`)));
+  }
+
+  run(jobs: ScanJob[], chunkBytes: number): Promise<ReadResult[]> {
+    if (this.dead) return Promise.reject(new Error('scan worker is gone'));
+    const id = this.nextId++;
+    const request: ScanRequest = { id, chunkBytes, jobs };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+}
+
+export class ScanWorkers {
+  /** Files read by worker threads so far (not counting main-thread fallbacks). */
+  filesRead = 0;
+  private threads: ScanThread[] = [];
+  private idleTimer: NodeJS.Timeout | null = null;
+  private running = 0;
+  private failed = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly size = Math.max(1, Math.min(2, availableParallelism())),
+    /** How a worker is started (tests start one that fails). */
+    private readonly spawn: () => Worker = spawnWorker,
+  ) {}
+
+  /**
+   * Reads every job and returns results in job order. Jobs are shared between the workers by expected
+   * bytes (largest first, each to the least loaded). If workers cannot run here, the main thread reads
+   * in time slices instead, so the answer is the same either way.
+   */
+  async run(jobs: readonly SizedJob[], chunkBytes: number): Promise<ReadResult[]> {
+    if (jobs.length === 0) return [];
+    if (this.failed) return readInSlices(jobs, chunkBytes);
+    this.running++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    try {
+      const threads = this.ensureThreads();
+      const shares = partition(jobs, threads.length);
+      const parts = await Promise.all(shares.map((share, i) =>
+        share.length === 0 ? [] : threads[i]!.run(share.map(({ file, previous }) => ({ file, previous })), chunkBytes)));
+      const results = new Map<SizedJob, ReadResult>();
+      shares.forEach((share, i) => share.forEach((job, k) => results.set(job, parts[i]![k]!)));
+      this.filesRead += jobs.length;
+      return jobs.map((job) => results.get(job)!);
+    } catch (error) {
+      if (!this.failed) this.logger.warn(`scan workers unavailable (${error instanceof Error ? error.message : String(error)}); reading logs on the main thread`);
+      this.failed = true;
+      await this.close();
+      return readInSlices(jobs, chunkBytes);
+    } finally {
+      this.running--;
+      this.scheduleIdle();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const threads = this.threads;
+    this.threads = [];
+    await Promise.all(threads.map((t) => {
+      t.dead = true;
+      return t.worker.terminate().catch(() => undefined);
+    }));
+  }
+
+  private ensureThreads(): ScanThread[] {
+    this.threads = this.threads.filter((t) => !t.dead);
+    while (this.threads.length < this.size) {
+      this.threads.push(new ScanThread(this.spawn, (thread) => {
+        this.threads = this.threads.filter((t) => t !== thread);
+      }));
+    }
+    return this.threads;
+  }
+
+  private scheduleIdle(): void {
+    if (this.running > 0 || this.threads.some((t) => t.busy)) return;
+    this.idleTimer = setTimeout(() => void this.close(), IDLE_MS);
+    this.idleTimer.unref();
+  }
+}
+
+/** Largest first, each to the share with the fewest bytes so far. */
+function partition(jobs: readonly SizedJob[], count: number): SizedJob[][] {
+  const shares: SizedJob[][] = Array.from({ length: count }, () => []);
+  const loads = new Array<number>(count).fill(0);
+  for (const job of [...jobs].sort((a, b) => b.bytes - a.bytes)) {
+    let least = 0;
+    for (let i = 1; i < count; i++) if (loads[i]! < loads[least]!) least = i;
+    shares[least]!.push(job);
+    loads[least] = loads[least]! + job.bytes;
+  }
+  return shares;
+}
+
+/** The same reads on the main thread, yielding between files so requests keep being answered. */
+export async function readInSlices(jobs: readonly ScanJob[], chunkBytes: number): Promise<ReadResult[]> {
+  const slot = createReadSlot(chunkBytes);
+  const slicer = new TimeSlicer();
+  const results: ReadResult[] = [];
+  for (const job of jobs) {
+    await slicer.maybeYield();
+    results.push(readLog(job.file, job.previous, slot));
+  }
+  return results;
+}

@@ -1,0 +1,91 @@
+// The worker-thread path of the session index must give exactly the answers of the main-thread path:
+// same links, same folders, same incremental offsets, whatever the split between workers.
+import { appendFile, rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScanWorkers } from '../../src/domain/sessions/scanWorkers.js';
+import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
+import { conversationLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
+
+let home: TempHome;
+let workers: ScanWorkers;
+const warnings: string[] = [];
+beforeEach(async () => {
+  home = await tempHome();
+  workers = new ScanWorkers({ warn: (m) => warnings.push(m) }, 2);
+  warnings.length = 0;
+});
+afterEach(async () => {
+  await workers.close();
+  await home.cleanup();
+});
+
+const FOLDERS = ['-home-a-src-one', '-home-a-src-two', '-home-a-src-three'];
+
+async function writeLogs(): Promise<void> {
+  const sids = [SID_A, SID_B, SID_C];
+  for (let f = 0; f < FOLDERS.length; f++) {
+    const cwd = `/home/a/src/${['one', 'two', 'three'][f]}`;
+    const sid = sids[f]!;
+    const lines = [
+      conversationLine({ sessionId: sid, cwd }),
+      // Tool output longer than a read chunk and than the scanner's tail window.
+      conversationLine({ sessionId: sid, cwd, content: 'y'.repeat(70_000 + f * 1000) }),
+      conversationLine({ sessionId: sid, cwd, slug: `slug-number-${f}` }),
+    ];
+    await home.write(`${FOLDERS[f]}/${sid}.jsonl`, lines.join(''));
+    await home.write(`${FOLDERS[f]}/${sid}/subagents/agent-a${f}.jsonl`, conversationLine({ sessionId: sid, cwd, slug: `agent-slug-${f}` }));
+  }
+}
+
+function answers(index: SessionIndex): unknown {
+  return {
+    folders: index.projectFolders(),
+    cwds: index.knownCwds(),
+    links: [0, 1, 2].flatMap((f) => [index.linkForPlan(`slug-number-${f}.md`), index.linkForPlan(`agent-slug-${f}.md`)]),
+    snapshot: index.toJSON(),
+  };
+}
+
+describe('session logs read by worker threads', () => {
+  it('index exactly as the main thread does, at start and after appends and removals', async () => {
+    await writeLogs();
+    const onMain = new SessionIndex({ projectsDir: home.projectsDir });
+    const inWorkers = new SessionIndex({ projectsDir: home.projectsDir, workers, workerThresholdBytes: 0 });
+    await onMain.refresh();
+    await inWorkers.refresh();
+    expect(workers.filesRead).toBe(6);
+    expect(inWorkers.scanStats().bytesRead).toBe(onMain.scanStats().bytesRead);
+    expect(answers(inWorkers)).toEqual(answers(onMain));
+    expect(inWorkers.linkForPlan('slug-number-1.md')).toEqual({ sessionId: SID_B, cwd: '/home/a/src/two' });
+
+    // Appended bytes only: both read the same few bytes again, through updateFile and through refresh.
+    const file = `${home.projectsDir}/${FOLDERS[0]}/${SID_A}.jsonl`;
+    await appendFile(file, conversationLine({ sessionId: SID_A, cwd: '/home/a/src/one', slug: 'later-slug' }));
+    await onMain.updateFile(file);
+    await inWorkers.updateFile(file);
+    await rm(`${home.projectsDir}/${FOLDERS[2]}`, { recursive: true });
+    await onMain.refresh();
+    await inWorkers.refresh();
+    expect(answers(inWorkers)).toEqual(answers(onMain));
+    expect(workers.filesRead).toBe(7);
+    expect(inWorkers.linkForPlan('later-slug.md')?.sessionId).toBe(SID_A);
+    expect(inWorkers.linkForPlan('slug-number-2.md')).toBeNull();
+    expect(warnings).toEqual([]);
+  });
+
+  it('fall back to the main thread when a worker cannot run, with one warning', async () => {
+    await writeLogs();
+    // A real worker that dies at once stands for any worker failure (a missing file, a crash).
+    const broken = new ScanWorkers({ warn: (m) => warnings.push(m) }, 2,
+      () => new Worker('throw new Error("no threads here")', { eval: true }));
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: broken, workerThresholdBytes: 0 });
+    await index.refresh();
+    const reference = new SessionIndex({ projectsDir: home.projectsDir });
+    await reference.refresh();
+    expect(answers(index)).toEqual(answers(reference));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/scan workers unavailable.*no threads here/);
+    await broken.close();
+  });
+});
