@@ -112,8 +112,8 @@ export class Viewer {
 
   /**
    * Resolves once every watcher has crawled its folders and a catch-up pass has picked up what changed
-   * during the crawl. The service answers before that: on a large home chokidar's initial crawl takes
-   * longer than the scan itself, and nothing it finds is needed for the first answers.
+   * during the crawl. The service answers before that: on a large home the crawl sets up ~1,700
+   * directory watches (a few hundred ms), and nothing it finds is needed for the first answers.
    */
   watching: Promise<void> = Promise.resolve();
 
@@ -182,18 +182,23 @@ export class Viewer {
 
   /** A session log grew, appeared or vanished. */
   async logChanged(filepath: string | null): Promise<void> {
+    const before = this.sessions.knownCwds();
+    const foldersBefore = projectsSignature(this.sessions.projectFolders());
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
     this.scheduleCacheSave();
     if (!changed) return;
-    // New cwds can bring new plansDirectory folders and repo-level memory settings.
-    const folders = await this.planFolders();
-    await this.planQueue.run(async () => {
-      await this.plans.addFolders(folders);
-      this.plans.linksChanged();
-    });
-    await this.watchers?.setPlanFolders(folders);
-    this.memoryChanged();
+    const cwds = this.sessions.knownCwds();
+    if (!sameList(before, cwds) || projectsSignature(this.sessions.projectFolders()) !== foldersBefore) {
+      // New cwds can bring new plansDirectory folders and repo-level memory settings. Looking for them
+      // reads settings files of every project, so only when the set of projects moved, not on every
+      // new link (a plan being written in a known project is the common case).
+      const folders = await this.planFolders(cwds);
+      await this.planQueue.run(() => this.plans.addFolders(folders));
+      await this.watchers?.setPlanFolders(folders);
+      this.memoryChanged();
+    }
+    await this.planQueue.run(async () => this.plans.linksChanged());
   }
 
   /** Any memory file or memory setting changed: the next listing is read fresh. */
@@ -251,4 +256,13 @@ export class Viewer {
       }
     }
   }
+}
+
+/** Project folders and their cwds, which memory sources are named after. */
+function projectsSignature(folders: readonly { key: string; cwd: string | null }[]): string {
+  return JSON.stringify(folders.map((f) => [f.key, f.cwd]));
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -1,10 +1,9 @@
-// A chokidar watch on one folder that keeps working when the folder is missing at start, deleted, or
-// recreated (chokidar reports the folder appearing but does not watch inside it until re-added).
+// A watch on one folder tree that keeps working when the folder is missing at start, deleted, or
+// recreated, built on one plain fs.watch per directory (see dirWatches.ts).
 import { statSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../domain/types.js';
+import { KeyedDebouncer } from './debounce.js';
+import { DirWatchSet } from './dirWatches.js';
 
 export type TreeEvent =
   | { kind: 'file'; path: string }
@@ -15,9 +14,9 @@ export type TreeEvent =
 
 export interface TreeWatchOptions {
   depth: number;
-  /** Paths to skip entirely (never stat'ed further, never reported). */
-  ignore?: (absPath: string, stats?: Stats) => boolean;
-  /** A burst of events for one path within this window is delivered once. */
+  /** Paths to skip entirely (never descended, never reported). Called with no stat at all. */
+  ignore?: (absPath: string) => boolean;
+  /** Changes to one path closer together than this are delivered once, after the last one. */
   debounceMs?: number;
   onEvent: (event: TreeEvent) => void;
   /** The watch itself failed (ENOSPC, EMFILE, EPERM): the owner falls back to periodic rescans. */
@@ -30,62 +29,80 @@ export function isTransientName(name: string): boolean {
   return name.startsWith('.') || name.includes('.tmp.');
 }
 
-// chokidar cannot watch a folder whose parent is missing either; a missing root is polled for instead.
+// inotify cannot watch a folder that does not exist yet: a missing root is polled for instead.
 const ROOT_POLL_MS = 250;
-// A root deleted and recreated within a few milliseconds can slip past chokidar, whose watch then sits on
-// the dead inode and never reports again: the root's identity is re-checked this often, and after removals.
+// A root that is a symlink can be repointed without any event on the directory it pointed to, so the
+// root's identity is also re-checked this often (deletions and moves of the root are reported at once).
 const ROOT_CHECK_MS = 1000;
 // inotify drops events silently once its queue (16,384 by default) overflows, as it does when thousands of
-// files change at once; chokidar notices only at the next event in that folder. After a burst of this
-// many events, the owner re-lists the tree once it has been quiet for BURST_QUIET_MS.
+// files change at once. After a burst of this many events, the owner re-lists the tree once it has been
+// quiet for BURST_QUIET_MS.
 const BURST_EVENTS = 500;
 const BURST_QUIET_MS = 300;
-// chokidar reports at most one change per file every 50 ms and drops the rest (no trailing edge): after
-// each delivery the file is looked at again this much later, and delivered again if it moved meanwhile.
-const TRAILING_MS = 75;
+// The writers here make one event per logical change (plans are renamed into place, a log line is one
+// append), so the debounce only has to merge the few syscalls of one write (truncate + write of an
+// in-place save), which land microseconds apart. Short, so a new log line is read within a few ms.
+const DEFAULT_DEBOUNCE_MS = 5;
+// A log appended to without pause is still delivered this often, not only once it goes quiet.
+const MAX_WAIT_MS = 50;
+// Owners handle a file event with synchronous reads chained on a promise queue, so events delivered
+// together are handled without the event loop getting a turn: 10,000 plans written at once stalled it
+// for a second. At most this many file events are delivered per turn of the loop.
+const DELIVER_SLICE = 32;
+// Subtrees vanishing one after another (rm -r of a project) ask for one rescan, not one each.
+const RESCAN_DEBOUNCE_MS = 100;
 
 export class TreeWatcher {
-  private readonly watcher: FSWatcher;
-  private readonly pending = new Map<string, NodeJS.Timeout>();
-  private readonly trailing = new Map<string, NodeJS.Timeout>();
+  /** The per-directory watches (named like the chokidar instance it replaced; tests reach into it). */
+  readonly watcher: DirWatchSet;
+  private readonly files: KeyedDebouncer;
+  private readonly started: Promise<void>;
   private closed = false;
-  private rootExists: boolean;
+  private rootExists = false;
   private rootPoll: NodeJS.Timeout | null = null;
-  /** Identity of the root directory being watched (see dirId); null while it is missing. */
-  private rootId: string | null;
+  /** Identity of the root directory being watched (see identity); null while it is missing. */
+  private rootId: string | null = null;
   private readonly rootCheck: NodeJS.Timeout;
-  private checking = false;
   private burst = 0;
   private burstTimer: NodeJS.Timeout | null = null;
+  private rescanTimer: NodeJS.Timeout | null = null;
+  /** Debounced paths waiting for their turn (see DELIVER_SLICE). */
+  private readonly due = new Set<string>();
+  private drain: NodeJS.Immediate | null = null;
 
   constructor(
     readonly root: string,
     private readonly options: TreeWatchOptions,
   ) {
-    this.watcher = watch(root, {
-      ignoreInitial: true,
-      depth: options.depth,
-      ignored: (p: string, stats?: Stats) => p !== root &&
-        (isTransientName(path.basename(p)) || isSymlinkToDir(p, stats) || (options.ignore?.(p, stats) ?? false)),
+    const { ignore } = options;
+    this.files = new KeyedDebouncer(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, MAX_WAIT_MS, (p) => this.fileDue(p));
+    this.watcher = new DirWatchSet(root, options.depth, {
+      skip: (p, name) => isTransientName(name) || (ignore?.(p) ?? false),
+      raw: () => this.countBurst(),
+      file: (p) => {
+        if (!this.closed) this.files.touch(p);
+      },
+      lost: () => this.rescanSoon(),
+      rootEvent: () => this.checkRoot(),
     });
-    this.rootId = dirId(root);
-    this.rootExists = this.rootId !== null;
-    if (!this.rootExists) this.pollForRoot();
-    this.rootCheck = setInterval(() => void this.checkRoot(), ROOT_CHECK_MS);
-    this.rootCheck.unref();
-    this.watcher.on('all', (event, p) => this.handle(event, p));
-    this.watcher.on('error', (error: unknown) => {
+    this.watcher.on('error', (error: Error) => {
       if (this.closed) return;
       // A symlink loop is not a file (security rule 10): nothing is lost by not watching it, so it must
       // not switch the whole viewer to periodic rescans.
-      if ((error as NodeJS.ErrnoException | null)?.code === 'ELOOP') return;
-      options.onError(error instanceof Error ? error : new Error(String(error)));
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') return;
+      options.onError(error);
     });
+    this.rootId = dirId(root);
+    this.rootExists = this.rootId !== null;
+    this.started = this.rootExists ? this.watcher.start() : Promise.resolve();
+    if (!this.rootExists) this.pollForRoot();
+    this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
+    this.rootCheck.unref();
   }
 
-  /** Resolves once the initial crawl is done, so events after it are not missed. */
+  /** Resolves once every directory of the initial crawl is watched, so later changes are not missed. */
   ready(): Promise<void> {
-    return new Promise((resolve) => this.watcher.once('ready', () => resolve()));
+    return this.started;
   }
 
   async close(): Promise<void> {
@@ -93,11 +110,33 @@ export class TreeWatcher {
     if (this.rootPoll) clearInterval(this.rootPoll);
     clearInterval(this.rootCheck);
     if (this.burstTimer) clearTimeout(this.burstTimer);
-    for (const timer of this.pending.values()) clearTimeout(timer);
-    for (const timer of this.trailing.values()) clearTimeout(timer);
-    this.pending.clear();
-    this.trailing.clear();
+    if (this.rescanTimer) clearTimeout(this.rescanTimer);
+    if (this.drain) clearImmediate(this.drain);
+    this.files.clear();
+    this.due.clear();
     await this.watcher.close();
+  }
+
+  private deliver(event: TreeEvent): void {
+    if (!this.closed) this.options.onEvent(event);
+  }
+
+  private fileDue(p: string): void {
+    this.due.add(p);
+    this.drain ??= setImmediate(() => this.deliverDue());
+  }
+
+  private deliverDue(): void {
+    this.drain = null;
+    let n = 0;
+    for (const p of this.due) {
+      if (n++ === DELIVER_SLICE) {
+        this.drain = setImmediate(() => this.deliverDue());
+        return;
+      }
+      this.due.delete(p);
+      this.deliver({ kind: 'file', path: p });
+    }
   }
 
   private rootAppeared(): void {
@@ -106,28 +145,30 @@ export class TreeWatcher {
     this.rootId = dirId(this.root);
     if (this.rootPoll) clearInterval(this.rootPoll);
     this.rootPoll = null;
-    this.watcher.unwatch(this.root);
-    this.watcher.add(this.root);
-    this.options.onEvent({ kind: 'root-appeared' });
+    // Announced once the new tree is watched, so the owner's re-list cannot miss what comes after it.
+    void this.watcher.start().then(() => {
+      if (this.rootExists) this.deliver({ kind: 'root-appeared' });
+    });
   }
 
   private rootVanished(): void {
     if (!this.rootExists || this.closed) return;
     this.rootExists = false;
-    this.options.onEvent({ kind: 'root-vanished' });
+    this.rootId = null;
+    this.watcher.clear();
+    this.deliver({ kind: 'root-vanished' });
     this.pollForRoot();
   }
 
-  /** Notices a root that vanished, or was replaced by a new directory, without chokidar saying so. */
-  private async checkRoot(): Promise<void> {
-    if (this.closed || !this.rootExists || this.checking) return;
-    this.checking = true;
-    const s = await stat(this.root).catch(() => null);
-    this.checking = false;
+  /**
+   * Notices a root that vanished, or was replaced by a new directory (deleted and recreated within
+   * milliseconds, or a symlink repointed): the old watch sits on a dead inode and would never report again.
+   */
+  private checkRoot(): void {
     if (this.closed || !this.rootExists) return;
-    if (!s?.isDirectory()) return this.rootVanished();
-    if (identity(s) !== this.rootId) {
-      // Re-watch the new directory and let the owner re-list it.
+    const id = dirId(this.root);
+    if (id === null) return this.rootVanished();
+    if (id !== this.rootId) {
       this.rootExists = false;
       this.rootAppeared();
     }
@@ -136,89 +177,29 @@ export class TreeWatcher {
   private pollForRoot(): void {
     if (this.rootPoll) return;
     this.rootPoll = setInterval(() => {
-      void stat(this.root).then((s) => s.isDirectory() && this.rootAppeared(), () => undefined);
+      if (dirId(this.root) !== null) this.rootAppeared();
     }, ROOT_POLL_MS);
     this.rootPoll.unref();
   }
 
-  private handle(event: string, p: string): void {
+  private rescanSoon(): void {
     if (this.closed) return;
-    if (p === this.root) {
-      if (event === 'addDir') this.rootAppeared();
-      else if (event === 'unlinkDir') this.rootVanished();
-      return;
-    }
-    this.countBurst();
-    // A removal may be the root itself going (rm -r reports the files first): check it now.
-    if (event === 'unlink' || event === 'unlinkDir') void this.checkRoot();
-    // Subfolders: chokidar crawls new ones itself and reports their files one by one.
-    if (event === 'addDir' || event === 'unlinkDir') return;
-    const delay = this.options.debounceMs ?? 20;
-    const existing = this.pending.get(p);
-    if (existing) clearTimeout(existing);
-    this.pending.set(p, setTimeout(() => {
-      this.pending.delete(p);
-      this.deliver(p);
-    }, delay));
-  }
-
-  private deliver(p: string): void {
-    if (this.closed) return;
-    this.options.onEvent({ kind: 'file', path: p });
-    void this.checkLater(p);
-  }
-
-  /**
-   * The last append to a session log, or the last of two quick saves of a plan, can fall in chokidar's
-   * 50 ms throttle and never be reported: it would stay unread until some later change to that file.
-   */
-  private async checkLater(p: string): Promise<void> {
-    const before = await signature(p);
-    if (this.closed) return;
-    const existing = this.trailing.get(p);
-    if (existing) clearTimeout(existing);
-    this.trailing.set(p, setTimeout(() => {
-      this.trailing.delete(p);
-      void signature(p).then((after) => {
-        if (after !== before && !this.pending.has(p)) this.deliver(p);
-      });
-    }, TRAILING_MS));
+    if (this.rescanTimer) return void this.rescanTimer.refresh();
+    this.rescanTimer = setTimeout(() => {
+      this.rescanTimer = null;
+      this.deliver({ kind: 'rescan' });
+    }, RESCAN_DEBOUNCE_MS);
   }
 
   private countBurst(): void {
     this.burst++;
-    if (this.burstTimer) clearTimeout(this.burstTimer);
+    if (this.burstTimer) return void this.burstTimer.refresh();
     this.burstTimer = setTimeout(() => {
       const events = this.burst;
       this.burst = 0;
       this.burstTimer = null;
-      if (events >= BURST_EVENTS && !this.closed) this.options.onEvent({ kind: 'rescan' });
+      if (events >= BURST_EVENTS) this.deliver({ kind: 'rescan' });
     }, BURST_QUIET_MS);
-  }
-}
-
-/**
- * Symlinked directories below the root are not followed: chokidar would crawl and watch whatever they
- * point to, and one `memory/x -> /` (a repository can ship it) meant tens of thousands of inotify watches
- * and minutes of crawling. The root itself may be a symlink, and symlinked files are still watched.
- * chokidar passes lstat results while listing a directory, so a link shows up here as a link.
- */
-function isSymlinkToDir(p: string, stats?: Stats): boolean {
-  if (!stats?.isSymbolicLink()) return false;
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** What a change to a file moves: its inode (atomic saves), size or modification time. */
-async function signature(p: string): Promise<string> {
-  try {
-    const s = await stat(p);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return 'gone';
   }
 }
 
@@ -229,8 +210,8 @@ function identity(s: Stats): string {
 
 function dirId(p: string): string | null {
   try {
-    const s = statSync(p);
-    return s.isDirectory() ? identity(s) : null;
+    const s = statSync(p, { throwIfNoEntry: false });
+    return s?.isDirectory() ? identity(s) : null;
   } catch {
     return null;
   }

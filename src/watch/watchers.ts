@@ -76,7 +76,7 @@ export class Watchers {
         onError: (error) => this.failed(error),
       });
       this.planWatchers.set(dir, watcher);
-      // A plan written after the folder was listed but before chokidar's first crawl is in neither: once
+      // A plan written after the folder was listed but before the watcher's first crawl is in neither: once
       // the watcher is ready, the folder's names are compared with the disk again.
       started.push(watcher.ready().then(() => (this.closed ? undefined : this.target.planFolderChanged(dir, true))).catch(this.warn));
     }
