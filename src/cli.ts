@@ -91,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
     demo: demoReason !== null,
   });
 
+  trace?.('server built');
   let port: number;
   try {
     port = await listen(app, args.host, args);

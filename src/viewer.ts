@@ -66,7 +66,7 @@ export class Viewer {
   ) {
     this.sessions = sessions;
     this.indexCache = indexCache;
-    this.plans = new PlanStore(this.sessions, options.logger);
+    this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true });
     this.memory = new MemoryStore({
       claudeDir: options.claudeDir,
       homeDir: options.homeDir,
@@ -119,10 +119,11 @@ export class Viewer {
 
   private watchStarted = false;
 
-  /** Starts the watchers (once); `watching` resolves when they are ready and caught up. */
+  /** Starts the watchers and background work (once); `watching` resolves when they are ready and caught up. */
   startWatching(): Promise<void> {
     if (!this.watchStarted) {
       this.watchStarted = true;
+      this.plans.startSearchPrep();
       this.watching = this.watchNow();
     }
     return this.watching;

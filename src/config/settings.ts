@@ -1,5 +1,5 @@
 // Claude Code settings files, read leniently: a missing or malformed file is "no setting", never an error.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../domain/types.js';
 
@@ -13,11 +13,15 @@ export interface FoundSetting {
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
-/** Parses one settings file; null when it is missing, too large, not JSON or not an object. */
-export async function readSettingsFile(file: string, logger?: Logger): Promise<Record<string, unknown> | null> {
+/**
+ * Parses one settings file; null when it is missing, too large, not JSON or not an object. Synchronous:
+ * projects are looked up by the hundred, most have no such file, and an ENOENT takes microseconds where
+ * a promise round trip per file added up to most of a second.
+ */
+export function readSettingsFileSync(file: string, logger?: Logger): Record<string, unknown> | null {
   let raw: string;
   try {
-    raw = await readFile(file, 'utf8');
+    raw = readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -35,6 +39,10 @@ export async function readSettingsFile(file: string, logger?: Logger): Promise<R
   return null;
 }
 
+export async function readSettingsFile(file: string, logger?: Logger): Promise<Record<string, unknown> | null> {
+  return readSettingsFileSync(file, logger);
+}
+
 /** The settings files Claude Code consults for a project, highest precedence first. */
 export function settingsFilesFor(projectRoot: string | null, claudeDir: string): { file: string; scope: SettingScope }[] {
   const files: { file: string; scope: SettingScope }[] = [];
@@ -50,14 +58,14 @@ export function settingsFilesFor(projectRoot: string | null, claudeDir: string):
  * The first string value of `key` in the project's settings files (local, project, user), or null.
  * Non-string values are skipped as Claude Code skips them.
  */
-export async function findStringSetting(
+export function findStringSetting(
   key: string,
   projectRoot: string | null,
   claudeDir: string,
   logger?: Logger,
-): Promise<FoundSetting | null> {
+): FoundSetting | null {
   for (const { file, scope } of settingsFilesFor(projectRoot, claudeDir)) {
-    const settings = await readSettingsFile(file, logger);
+    const settings = readSettingsFileSync(file, logger);
     const value = settings?.[key];
     if (typeof value === 'string' && value.trim() !== '') return { value, scope, file };
   }

@@ -1,5 +1,5 @@
 // Where plans live: the shared <claude>/plans folder plus the plansDirectory of every known project.
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { findStringSetting } from '../../config/settings.js';
 import type { Logger } from '../types.js';
@@ -10,9 +10,11 @@ export interface PlanFolder {
   projectRoot: string | null;
 }
 
-async function realpathOrNull(p: string): Promise<string | null> {
+// Synchronous lookups: hundreds of projects are checked at a time, mostly finding nothing, where each
+// awaited call cost more than the lookup itself.
+function realpathOrNull(p: string): string | null {
   try {
-    return await realpath(p);
+    return realpathSync(p);
   } catch {
     return null;
   }
@@ -35,10 +37,10 @@ export async function resolvePlansDirectory(value: string, projectRoot: string):
   if (!isInside(target, projectRoot)) return null;
   // The folder may not exist yet (it is watched until it appears); when it or an ancestor exists, its
   // real path must stay inside the project's real path.
-  const realRoot = (await realpathOrNull(projectRoot)) ?? projectRoot;
+  const realRoot = realpathOrNull(projectRoot) ?? projectRoot;
   let probe = target;
   while (isInside(probe, projectRoot)) {
-    const real = await realpathOrNull(probe);
+    const real = realpathOrNull(probe);
     if (real !== null) {
       const rest = path.relative(probe, target);
       return isInside(path.join(real, rest), realRoot) ? target : null;
@@ -61,8 +63,8 @@ export async function discoverPlanFolders(
   const seen = new Set([shared]);
   const roots = [...new Set(projectRoots)].sort();
   for (const root of roots) {
-    if (!path.isAbsolute(root) || (await realpathOrNull(root)) === null) continue;
-    const setting = await findStringSetting('plansDirectory', root, claudeDir, logger);
+    if (!path.isAbsolute(root) || realpathOrNull(root) === null) continue;
+    const setting = findStringSetting('plansDirectory', root, claudeDir, logger);
     if (!setting) continue;
     const dir = await resolvePlansDirectory(setting.value, root);
     if (dir === null) {
