@@ -73,18 +73,11 @@ export interface Discovery {
  * entered (a symlinked directory could loop) and only regular files are returned (a FIFO would block
  * its reader forever). Unreadable directories are skipped; `warn` hears about all but missing ones.
  * Each listing is synchronous (microseconds from the dentry cache, where a promise per directory cost
- * more); the walk yields to the event loop between slices.
+ * more); the generator pauses after each directory so callers can yield to the event loop.
  */
-export async function discoverLogs(
-  projectsDir: string,
-  start: readonly string[],
-  warn: (message: string) => void,
-): Promise<Discovery> {
-  const found: Discovery = { files: [], folders: [] };
+function* walkLogs(projectsDir: string, start: readonly string[], warn: (message: string) => void, found: Discovery): Generator<void> {
   const pending: string[][] = [[...start]];
-  const slicer = new TimeSlicer();
   for (let seg = pending.pop(); seg !== undefined; seg = pending.pop()) {
-    await slicer.maybeYield();
     const dir = path.join(projectsDir, ...seg);
     let entries;
     try {
@@ -103,6 +96,21 @@ export async function discoverLogs(
         found.files.push(path.join(projectsDir, ...child));
       }
     }
+    yield;
   }
+}
+
+/** walkLogs on the main thread, yielding to the event loop between slices. */
+export async function discoverLogs(projectsDir: string, start: readonly string[], warn: (message: string) => void): Promise<Discovery> {
+  const found: Discovery = { files: [], folders: [] };
+  const slicer = new TimeSlicer();
+  for (const _ of walkLogs(projectsDir, start, warn, found)) await slicer.maybeYield();
+  return found;
+}
+
+/** walkLogs in one go, for worker threads (which have no requests to answer meanwhile). */
+export function discoverLogsSync(projectsDir: string, start: readonly string[], warn: (message: string) => void): Discovery {
+  const found: Discovery = { files: [], folders: [] };
+  for (const _ of walkLogs(projectsDir, start, warn, found)) continue;
   return found;
 }

@@ -7,13 +7,33 @@ export interface ScanJob {
   previous: TrackedLog | null;
 }
 
-export interface ScanRequest {
+/** Read these files. */
+export interface FilesRequest {
   id: number;
+  kind: 'files';
   chunkBytes: number;
   jobs: ScanJob[];
 }
 
-export interface ScanResponse {
+/**
+ * Find the logs of these project folders and bring each up to date from `previous` (what the index
+ * knows of files in them): the whole walk, lstat and read off the main thread.
+ */
+export interface FoldersRequest {
   id: number;
-  results: ReadResult[];
+  kind: 'folders';
+  chunkBytes: number;
+  projectsDir: string;
+  folders: string[];
+  previous: Map<string, TrackedLog>;
 }
+
+export type ScanRequest = FilesRequest | FoldersRequest;
+
+/** Every log found in the folders with what reading it gave ('unchanged' when it had not moved). */
+export interface FolderScan {
+  files: [string, ReadResult][];
+  warnings: string[];
+}
+
+export type ScanResponse = { id: number; results: ReadResult[] } | { id: number; scan: FolderScan };

@@ -4,8 +4,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
-import { createReadSlot, readLog, type ReadResult } from './logReader.js';
-import type { ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
+import { discoverLogs } from './logFiles.js';
+import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
+import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
 /** A job with the bytes it is expected to read, used to share work evenly between workers. */
@@ -18,9 +19,19 @@ export interface SizedJob extends ScanJob {
 const IDLE_MS = 3000;
 
 interface Pending {
-  resolve: (results: ReadResult[]) => void;
+  resolve: (response: ScanResponse) => void;
   reject: (error: Error) => void;
 }
+
+/** What the index knows of the files in one project folder, and how much reading them took. */
+export interface FolderState {
+  folder: string;
+  previous: Map<string, TrackedLog>;
+  /** Expected work (bytes last read); folders never read count as average. */
+  weight: number;
+}
+
+type RequestBody = ScanRequest extends infer R ? (R extends ScanRequest ? Omit<R, 'id'> : never) : never;
 
 /**
  * Under tsx (tests, `npm run dev`-style runs from src/) the worker is a .ts file, which a worker thread
@@ -47,7 +58,7 @@ class ScanThread {
     this.worker.on('message', (response: ScanResponse) => {
       const pending = this.pending.get(response.id);
       this.pending.delete(response.id);
-      pending?.resolve(response.results);
+      pending?.resolve(response);
     });
     const die = (error: Error): void => {
       if (this.dead) return;
@@ -60,10 +71,10 @@ class ScanThread {
     this.worker.on('exit', (code) => die(new Error(`scan worker exited with code ${code}`)));
   }
 
-  run(jobs: ScanJob[], chunkBytes: number): Promise<ReadResult[]> {
+  request(body: RequestBody): Promise<ScanResponse> {
     if (this.dead) return Promise.reject(new Error('scan worker is gone'));
     const id = this.nextId++;
-    const request: ScanRequest = { id, chunkBytes, jobs };
+    const request = { ...body, id } as ScanRequest;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage(request);
@@ -76,7 +87,7 @@ class ScanThread {
 }
 
 export class ScanWorkers {
-  /** Files read by worker threads so far (not counting main-thread fallbacks). */
+  /** Files read by worker threads so far (not those found unchanged, nor main-thread fallbacks). */
   filesRead = 0;
   private threads: ScanThread[] = [];
   private idleTimer: NodeJS.Timeout | null = null;
@@ -97,24 +108,59 @@ export class ScanWorkers {
    */
   async run(jobs: readonly SizedJob[], chunkBytes: number): Promise<ReadResult[]> {
     if (jobs.length === 0) return [];
-    if (this.failed) return readInSlices(jobs, chunkBytes);
+    return this.parallel(
+      async (threads) => {
+        const shares = partition(jobs, threads.length, (job) => job.bytes);
+        const parts = await Promise.all(shares.map(async (share, i) => {
+          if (share.length === 0) return [];
+          const response = await threads[i]!.request({ kind: 'files', chunkBytes, jobs: share.map(({ file, previous }) => ({ file, previous })) });
+          return 'results' in response ? response.results : [];
+        }));
+        const results = new Map<SizedJob, ReadResult>();
+        shares.forEach((share, i) => share.forEach((job, k) => results.set(job, parts[i]![k]!)));
+        this.filesRead += [...results.values()].filter((result) => result.kind === 'read').length;
+        return jobs.map((job) => results.get(job)!);
+      },
+      () => readInSlices(jobs, chunkBytes),
+    );
+  }
+
+  /**
+   * Finds and reads the logs of whole project folders, the walk included, shared between the workers by
+   * weight. This is the start-up scan: the main thread meanwhile loads the server and reads the plans.
+   */
+  async scanFolders(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
+    if (folders.length === 0) return { files: [], warnings: [] };
+    return this.parallel(
+      async (threads) => {
+        const shares = partition(folders, threads.length, (f) => f.weight);
+        const scans = await Promise.all(shares.map(async (share, i) => {
+          if (share.length === 0) return { files: [], warnings: [] };
+          const previous = new Map(share.flatMap((f) => [...f.previous]));
+          const response = await threads[i]!.request({ kind: 'folders', chunkBytes, projectsDir, folders: share.map((f) => f.folder), previous });
+          return 'scan' in response ? response.scan : { files: [], warnings: [] };
+        }));
+        const merged: FolderScan = { files: scans.flatMap((x) => x.files), warnings: scans.flatMap((x) => x.warnings) };
+        this.filesRead += merged.files.filter(([, result]) => result.kind === 'read').length;
+        return merged;
+      },
+      () => scanFoldersInSlices(projectsDir, folders, chunkBytes),
+    );
+  }
+
+  /** Runs `work` on the threads, or `fallback` on the main thread when workers cannot run here. */
+  private async parallel<T>(work: (threads: ScanThread[]) => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+    if (this.failed) return fallback();
     this.running++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     try {
-      const threads = this.ensureThreads();
-      const shares = partition(jobs, threads.length);
-      const parts = await Promise.all(shares.map((share, i) =>
-        share.length === 0 ? [] : threads[i]!.run(share.map(({ file, previous }) => ({ file, previous })), chunkBytes)));
-      const results = new Map<SizedJob, ReadResult>();
-      shares.forEach((share, i) => share.forEach((job, k) => results.set(job, parts[i]![k]!)));
-      this.filesRead += jobs.length;
-      return jobs.map((job) => results.get(job)!);
+      return await work(this.ensureThreads());
     } catch (error) {
       if (!this.failed) this.logger.warn(`scan workers unavailable (${error instanceof Error ? error.message : String(error)}); reading logs on the main thread`);
       this.failed = true;
       await this.close();
-      return readInSlices(jobs, chunkBytes);
+      return fallback();
     } finally {
       this.running--;
       this.scheduleIdle();
@@ -149,15 +195,15 @@ export class ScanWorkers {
   }
 }
 
-/** Largest first, each to the share with the fewest bytes so far. */
-function partition(jobs: readonly SizedJob[], count: number): SizedJob[][] {
-  const shares: SizedJob[][] = Array.from({ length: count }, () => []);
+/** Heaviest first, each to the share with the least weight so far. */
+function partition<T>(items: readonly T[], count: number, weight: (item: T) => number): T[][] {
+  const shares: T[][] = Array.from({ length: count }, () => []);
   const loads = new Array<number>(count).fill(0);
-  for (const job of [...jobs].sort((a, b) => b.bytes - a.bytes)) {
+  for (const item of [...items].sort((a, b) => weight(b) - weight(a))) {
     let least = 0;
     for (let i = 1; i < count; i++) if (loads[i]! < loads[least]!) least = i;
-    shares[least]!.push(job);
-    loads[least] = loads[least]! + job.bytes;
+    shares[least]!.push(item);
+    loads[least] = loads[least]! + weight(item);
   }
   return shares;
 }
@@ -172,4 +218,17 @@ export async function readInSlices(jobs: readonly ScanJob[], chunkBytes: number)
     results.push(readLog(job.file, job.previous, slot));
   }
   return results;
+}
+
+/** scanFolders() on the main thread, in slices. */
+async function scanFoldersInSlices(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
+  const warnings: string[] = [];
+  const jobs: ScanJob[] = [];
+  for (const { folder, previous } of folders) {
+    for (const file of (await discoverLogs(projectsDir, [folder], (m) => warnings.push(m))).files) {
+      jobs.push({ file, previous: previous.get(file) ?? null });
+    }
+  }
+  const results = await readInSlices(jobs, chunkBytes);
+  return { files: jobs.map((job, i) => [job.file, results[i]!]), warnings };
 }

@@ -1,17 +1,17 @@
 // The slug -> session -> cwd index over Claude Code's session logs: which session wrote a plan, and which
 // project (cwd) each session and each projects/<folder> belongs to. Logs are read incrementally.
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
 import { buildView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { isSlug } from './values.js';
-import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
+import { discoverLogs, isFolderName, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import {
   bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
-import { readInSlices, type ScanWorkers, type SizedJob } from './scanWorkers.js';
+import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 export interface SessionLink {
@@ -51,6 +51,8 @@ export interface SessionScanStats {
  * copy and scan, and they are read in slices between which requests are answered.
  */
 const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
+/** A full refresh of at least this many project folders walks them in the workers too. */
+const WORKER_MIN_FOLDERS = 8;
 const AGENT_MARK = '-agent-';
 const AGENT_ID_RE = /^[A-Za-z0-9_-]+$/;
 
@@ -193,6 +195,13 @@ export class SessionIndex {
   }
 
   private async refreshNow(): Promise<boolean> {
+    if (this.workers !== null) {
+      const folders = this.listFolders();
+      if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0)) {
+        await this.refreshInWorkers(this.workers, folders);
+        return this.publish();
+      }
+    }
     const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message));
     this.setFolders(found.folders);
     // Known files missing from the listing are synced too: their own lstat decides that they are gone,
@@ -201,6 +210,46 @@ export class SessionIndex {
     for (const file of this.files.keys()) targets.add(file);
     await this.syncFiles([...targets]);
     return this.publish();
+  }
+
+  /** The project folder keys, or null when the projects dir cannot be listed (the walk reports why). */
+  private listFolders(): string[] | null {
+    try {
+      return readdirSync(this.projectsDir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && isFolderName(e.name))
+        .map((e) => e.name);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The full refresh with the walk, the lstat of every log and the reads all in the workers: at start
+   * this thread is busy loading the server and reading plans. Results computed from a state that an
+   * updateFile() replaced meanwhile are dropped (the newer state stays).
+   */
+  private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
+    this.setFolders(folders);
+    const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
+    const sent = new Map<string, TrackedLog>();
+    for (const [file, tracked] of this.files) {
+      const state = states.get(tracked.folder);
+      if (state === undefined) {
+        this.forget(file);
+        continue;
+      }
+      state.previous.set(file, tracked.log);
+      state.weight++;
+      sent.set(file, tracked.log);
+    }
+    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes);
+    for (const warning of scan.warnings) this.warnOnce(warning);
+    const seen = new Set<string>();
+    for (const [file, result] of scan.files) {
+      seen.add(file);
+      if (result.kind !== 'unchanged' && (this.files.get(file)?.log ?? null) === (sent.get(file) ?? null)) this.apply(file, result);
+    }
+    for (const [file, log] of sent) if (!seen.has(file) && this.files.get(file)?.log === log) this.forget(file);
   }
 
   /** Re-lists the directory at `seg` (a folder or a session's subagent tree) and syncs what is in it. */

@@ -46,7 +46,8 @@ export function writeSnapshot(
     version: VERSION,
     projectsDir,
     folders: [...folders.keys()].sort(),
-    files: [...files].map(([abs, { log }]) => ({
+    // Sorted, so the same index always writes the same file, whichever order its files were read in.
+    files: [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([abs, { log }]) => ({
       path: path.relative(projectsDir, abs).split(path.sep).join('/'),
       size: log.size,
       mtimeMs: log.mtimeMs,
