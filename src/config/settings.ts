@@ -1,5 +1,5 @@
 // Claude Code settings files, read leniently: a missing or malformed file is "no setting", never an error.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../domain/types.js';
 
@@ -20,14 +20,26 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  */
 export function readSettingsFileSync(file: string, logger?: Logger): Record<string, unknown> | null {
   let raw: string;
+  let fd: number;
   try {
-    raw = readFileSync(file, 'utf8');
+    // O_NONBLOCK: a FIFO named settings.json must not hang the viewer waiting for a writer; fstat then
+    // rejects it (and directories) before anything is read.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
-  if (raw.length > MAX_SETTINGS_BYTES) {
-    logger?.warn(`ignoring ${file}: larger than 1 MiB`);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    if (stats.size > MAX_SETTINGS_BYTES) {
+      logger?.warn(`ignoring ${file}: larger than 1 MiB`);
+      return null;
+    }
+    raw = readFileSync(fd, 'utf8');
+  } catch {
     return null;
+  } finally {
+    closeSync(fd);
   }
   try {
     const parsed: unknown = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);

@@ -79,8 +79,8 @@ describe('gitRootOf', () => {
     const repo = path.join(t.root, 'repo');
     await mkdir(path.join(repo, '.git'), { recursive: true });
     await mkdir(path.join(repo, 'pkg', 'sub'), { recursive: true });
-    expect(await gitRootOf(path.join(repo, 'pkg', 'sub'))).toBe(repo);
-    expect(await gitRootOf(repo)).toBe(repo);
+    expect(gitRootOf(path.join(repo, 'pkg', 'sub'))).toBe(repo);
+    expect(gitRootOf(repo)).toBe(repo);
   });
 
   it('maps a linked worktree to its main worktree root', async () => {
@@ -89,18 +89,18 @@ describe('gitRootOf', () => {
     const worktree = path.join(t.root, 'wt', 'feature');
     await write(path.join(worktree, '.git'), `gitdir: ${path.join(main, '.git', 'worktrees', 'feature')}\n`);
     await mkdir(path.join(worktree, 'src'), { recursive: true });
-    expect(await gitRootOf(path.join(worktree, 'src'))).toBe(main);
+    expect(gitRootOf(path.join(worktree, 'src'))).toBe(main);
   });
 
   it('keeps a submodule (gitdir under .git/modules) as its own root', async () => {
     const sub = path.join(t.root, 'super', 'lib');
     await write(path.join(sub, '.git'), 'gitdir: ../.git/modules/lib\n');
-    expect(await gitRootOf(sub)).toBe(sub);
+    expect(gitRootOf(sub)).toBe(sub);
   });
 
   it('returns the cwd outside git', async () => {
     const plain = path.join(t.root, 'plain', 'dir');
     await mkdir(plain, { recursive: true });
-    expect(await gitRootOf(plain)).toBe(plain);
+    expect(gitRootOf(plain)).toBe(plain);
   });
 });

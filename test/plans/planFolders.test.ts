@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,5 +76,21 @@ describe('discoverPlanFolders', () => {
     const folders = await discoverPlanFolders(home.claude, [repo, other, '/no/such/project', 'relative/cwd'], { warn: (m) => warnings.push(m) });
     expect(folders).toEqual([{ dir: path.join(home.claude, 'plans'), projectRoot: null }]);
     expect(warnings.some((w) => w.includes('../../etc'))).toBe(true);
+  });
+
+  it('skips a FIFO or a directory named settings.json without waiting for a writer, and an oversized file', async () => {
+    const warnings: string[] = [];
+    const other = await home.repo('api');
+    await mkdir(path.join(repo, '.claude'), { recursive: true });
+    execFileSync('mkfifo', [path.join(repo, '.claude', 'settings.local.json')]);
+    await mkdir(path.join(repo, '.claude', 'settings.json'));
+    await home.write(`${other}/.claude/settings.local.json`, JSON.stringify({ plansDirectory: 'big', pad: 'x'.repeat(1_100_000) }));
+    await home.write(`${other}/.claude/settings.json`, JSON.stringify({ plansDirectory: 'fine' }));
+    const folders = await discoverPlanFolders(home.claude, [repo, other], { warn: (m) => warnings.push(m) });
+    expect(folders).toEqual([
+      { dir: path.join(home.claude, 'plans'), projectRoot: null },
+      { dir: path.join(other, 'fine'), projectRoot: other },
+    ]);
+    expect(warnings).toEqual([`ignoring ${path.join(other, '.claude', 'settings.local.json')}: larger than 1 MiB`]);
   });
 });

@@ -1,6 +1,9 @@
 // Lenient frontmatter for memory files. Claude Code writes YAML that is not always valid YAML (unquoted
 // `: ` inside values), so a strict parse failure falls back to a line parser instead of losing the fields.
-import { parse } from 'yaml';
+// The YAML parser costs ~0.2 ms per block, most of a memory load, so the shapes Claude Code writes
+// (flat `key: value` lines, one nested `metadata:` level) are read by a fast path that answers exactly
+// as the parser would, or not at all.
+import { Schema, parse } from 'yaml';
 
 export interface Frontmatter {
   /** Top-level keys with the nested `metadata:` keys folded over them (nested wins). */
@@ -36,6 +39,8 @@ export function parseFrontmatter(text: string): Frontmatter {
 }
 
 function parseBlock(yamlText: string): { data: Record<string, unknown>; error: string | null } {
+  const flat = parseFlatYaml(yamlText);
+  if (flat !== null) return { data: foldMetadata(flat), error: null };
   let parsed: unknown;
   try {
     // Core schema keeps unquoted timestamps as strings; the default alias limit stops alias bombs.
@@ -50,10 +55,106 @@ function parseBlock(yamlText: string): { data: Record<string, unknown>; error: s
 }
 
 function foldMetadata(top: Record<string, unknown>): Record<string, unknown> {
-  const { metadata, ...rest } = top;
+  const metadata = top.metadata;
   // `metadata:` with nothing under it parses as null; a scalar there carries nothing to fold.
-  if (!isRecord(metadata)) return metadata === null || metadata === undefined || metadata === '' ? rest : top;
-  return { ...rest, ...metadata };
+  if (!isRecord(metadata) && !(metadata === null || metadata === undefined || metadata === '')) return top;
+  // What `const { metadata, ...rest } = top; return { ...rest, ...metadata }` gives, without the
+  // generic rest/spread machinery that cost more than the fast path's whole parse.
+  const folded: Record<string, unknown> = {};
+  for (const key of Object.keys(top)) if (key !== 'metadata') copyOwn(folded, key, top[key]);
+  if (isRecord(metadata)) for (const key of Object.keys(metadata)) copyOwn(folded, key, metadata[key]);
+  return folded;
+}
+
+function copyOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Assignment is a plain data property for every key but `__proto__`, the one setter on Object.prototype.
+  if (key === '__proto__') setOwn(target, key, value);
+  else target[key] = value;
+}
+
+// Plain scalars that the core schema reads as null, booleans or numbers, by the parser's own tag tests,
+// so the fast path can never disagree with it about which plain text stays a string.
+const isTypedPlain = typedPlainTest();
+// C0/C1 controls (tab included) other than line ends, DEL, BOM, Unicode line breaks, a CR that does
+// not end a line, and (below) lone surrogates: all left to the parser.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\r(?!\n)/;
+const SURROGATE = /[\ud800-\udfff]/;
+const LONE_SURROGATE = /\p{Cs}/u;
+const FLAT_LINE = /^( *)([A-Za-z_][\w.-]{0,127}):(?: +(.*))?$/;
+const PLAIN_FIRST = new Set([...'-?:,[]{}#&*!|>\'"%@`']);
+
+function typedPlainTest(): (text: string) => boolean {
+  const tests = new Schema({ schema: 'core' }).tags.flatMap((tag) => ('test' in tag && tag.test ? [tag.test] : []));
+  // One alternation runs faster than a loop over the tags; flags would not survive being joined.
+  if (tests.some((test) => test.flags !== '')) return (text) => tests.some((test) => test.test(text));
+  const joined = new RegExp(tests.map((test) => `(?:${test.source})`).join('|'));
+  return (text) => joined.test(text);
+}
+
+/**
+ * `key: value` lines, with one level of same-indented `key: value` lines under a key without a value,
+ * as the YAML core schema reads them; null for anything else (comments, lists, block scalars, flow
+ * collections, anchors, tags, escapes, multi-line scalars, duplicate keys, numbers...), which then
+ * goes to the YAML parser. The property test in test/memory compares the two on generated blocks.
+ */
+export function parseFlatYaml(yamlText: string): Record<string, unknown> | null {
+  if (UNSAFE.test(yamlText) || (SURROGATE.test(yamlText) && LONE_SURROGATE.test(yamlText))) return null;
+  const top: Record<string, unknown> = {};
+  let nested: Record<string, unknown> | null = null;
+  let nestedIndent = 0;
+  // The top-level key just read when it had no value: the one an indented line would belong to.
+  let parent: string | null = null;
+  for (const raw of yamlText.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') continue;
+    const m = FLAT_LINE.exec(line);
+    if (m === null) return null;
+    const indent = m[1]!.length;
+    const key = m[2]!;
+    const value = scalar(m[3]);
+    if (value === undefined || key === '__proto__' || isTypedPlain(key)) return null;
+    let target = top;
+    if (indent === 0) {
+      nested = null;
+      parent = value === null ? key : null;
+    } else if (nested === null) {
+      if (parent === null) return null;
+      nested = {};
+      nestedIndent = indent;
+      top[parent] = nested;
+      parent = null;
+      target = nested;
+    } else {
+      // Deeper lines (a mapping under a nested key, a continued scalar) and shallower ones: the parser's.
+      if (indent !== nestedIndent) return null;
+      target = nested;
+    }
+    if (Object.hasOwn(target, key)) return null;
+    target[key] = value;
+  }
+  return top;
+}
+
+/** The value after `key:`; null for none, undefined when only the parser can say what it is. */
+function scalar(text: string | undefined): string | null | undefined {
+  if (text === undefined) return null;
+  // Only spaces are trimmed: YAML keeps other Unicode white space (a no-break space is a value).
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
+  if (end === 0) return null;
+  const v = end === text.length ? text : text.slice(0, end);
+  const quote = v[0]!;
+  if (quote === '"' || quote === "'") {
+    const inner = v.slice(1, -1);
+    // One closing quote at the very end, and no escapes or doubled quotes in between.
+    if (v.length < 2 || v[v.length - 1] !== quote || inner.includes(quote) || (quote === '"' && inner.includes('\\'))) {
+      return undefined;
+    }
+    return inner;
+  }
+  if (PLAIN_FIRST.has(quote) || /:(?: |$)| #/.test(v) || isTypedPlain(v)) return undefined;
+  return v;
 }
 
 const TOP_KEY = /^([A-Za-z_][\w.-]{0,127})[ \t]*:(?:[ \t]+(.*))?$/;

@@ -1,16 +1,12 @@
-// Turns the files of one memory directory into entries: frontmatter fields, the link graph between
-// them, and the index statistics of MEMORY.md.
+// Turns the parsed files of one memory directory into entries: the link graph between them and the
+// index statistics of MEMORY.md. Pure CPU over cached parses, so it is simply redone on every load.
 import path from 'node:path';
 import { foldCase } from '../fold.js';
-import { parseFrontmatter } from '../markdown/frontmatter.js';
-import { extractLinks } from '../markdown/links.js';
-import { firstHeading } from '../markdown/text.js';
-import type { MemoryEntry, MemoryIndexStats, MemoryType } from '../types.js';
+import type { MemoryEntry, MemoryIndexStats } from '../types.js';
 import type { ScannedFile } from './scan.js';
 
 export const INDEX_LINE_LIMIT = 200;
 export const INDEX_BYTE_LIMIT = 25_000;
-const TYPES = new Set<string>(['user', 'feedback', 'project', 'reference']);
 
 export interface BuiltSource {
   /** MEMORY.md first, then topics by filename. */
@@ -81,51 +77,34 @@ export function buildSource(sourceId: string, files: ScannedFile[]): BuiltSource
   };
   return {
     entries: parsed.map((p) => p.entry),
-    folded: parsed.map((p) => foldCase(p.file.text)),
+    folded: parsed.map((p) => p.file.parsed.folded),
     index,
     orphans: topics.filter((p) => !indexed.has(p.file.filename)).map((p) => p.file.filename),
     entryCount: topics.length,
-    latestMtimeMs: sorted.reduce<number | null>((max, f) => (max === null || f.mtimeMs > max ? f.mtimeMs : max), null),
+    latestMtimeMs: sorted.reduce<number | null>((max, f) => (max === null || f.parsed.mtimeMs > max ? f.parsed.mtimeMs : max), null),
   };
 }
 
 function parseEntry(sourceId: string, file: ScannedFile): Parsed {
-  // parseFrontmatter never throws: a malformed file only loses its own fields.
-  const { data, body } = parseFrontmatter(file.text);
-  const frontmatterName = field(data.name);
-  const type = field(data.type);
-  const links = extractLinks(body);
+  const p = file.parsed;
   const entry: MemoryEntry = {
     id: `${sourceId}/${file.filename}`,
     sourceId,
     filename: file.filename,
     filepath: file.filepath,
     isIndex: file.isIndex,
-    name: frontmatterName ?? firstHeading(body) ?? path.posix.basename(file.filename),
-    description: field(data.description),
-    type: type !== null && TYPES.has(type) ? (type as MemoryType) : null,
-    sessionId: field(data.originSessionId),
-    modified: isoDate(field(data.modified)) ?? new Date(file.mtimeMs).toISOString(),
-    size: file.size,
-    lineCount: file.lineCount,
+    name: p.frontmatterName ?? p.heading ?? path.posix.basename(file.filename),
+    description: p.description,
+    type: p.type,
+    sessionId: p.sessionId,
+    modified: p.modified,
+    size: p.size,
+    lineCount: p.lineCount,
     links: [],
     linkedFrom: [],
     inIndex: false,
   };
-  return { file, entry, frontmatterName, markdownTargets: links.markdown, wikiTargets: links.wikilinks };
-}
-
-/** A scalar frontmatter value as trimmed text; YAML may hand back numbers (`name: 2024`). */
-function field(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim() === '' ? null : value.trim();
-  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
-  return null;
-}
-
-function isoDate(value: string | null): string | null {
-  if (value === null) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+  return { file, entry, frontmatterName: p.frontmatterName, markdownTargets: p.markdownTargets, wikiTargets: p.wikiTargets };
 }
 
 /**

@@ -1,11 +1,14 @@
 // One full read of every memory source: the listing GET /api/memory returns, plus what content and
-// search need, so neither has to walk the directories again.
-import { stat } from 'node:fs/promises';
+// search need, so neither has to walk the directories again. A load reuses what the previous one built
+// for every source whose files are unchanged, and the previous listing itself when nothing changed.
+import { statSync } from 'node:fs';
 import { foldCase } from '../fold.js';
 import { type Logger, type MemoryEntry, type MemoryListing, type MemorySource, silentLogger } from '../types.js';
-import { buildSource } from './entries.js';
+import { type BuiltSource, buildSource } from './entries.js';
 import { refusedRealPath, rootPolicy } from './roots.js';
-import { scanMemoryDir } from './scan.js';
+import { type FileCacheView, noFileCache } from './parsedFile.js';
+import { type ScannedFile, scanMemoryDir } from './scan.js';
+import { TimeSlicer } from '../timeSlicer.js';
 import { type MemoryProjectInfo, compareNames, planSources } from './sources.js';
 
 export type { MemoryProjectInfo } from './sources.js';
@@ -15,6 +18,15 @@ export interface MemoryOptions {
   homeDir: string;
   projects: MemoryProjectInfo[];
   logger?: Logger;
+  /** Parses kept from earlier loads; finish() is called once this load has read every source. */
+  cache?: FileCacheView;
+  /** The previous load, whose per-source builds (and listing) this one may reuse. */
+  previous?: LoadedMemory | null;
+}
+
+interface SourceBuild {
+  files: ScannedFile[];
+  built: BuiltSource;
 }
 
 export interface LoadedMemory {
@@ -23,31 +35,44 @@ export interface LoadedMemory {
   search(q: string): string[];
   /** The filepath of a listed entry, or null for any other id. */
   filepathOf(id: string): string | null;
+  /** Each source's build, by id and dir, for the next load. */
+  readonly builds: ReadonlyMap<string, SourceBuild>;
 }
 
 export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
   const logger = o.logger ?? silentLogger;
-  const policy = await rootPolicy(o.homeDir, o.claudeDir);
-  const planned = await planSources(o.claudeDir, o.homeDir, o.projects, policy, logger);
+  const cache = o.cache ?? noFileCache;
+  const slicer = new TimeSlicer();
+  const policy = rootPolicy(o.homeDir, o.claudeDir);
+  const planned = await planSources(o.claudeDir, o.homeDir, o.projects, policy, logger, slicer);
   const check = (real: string): string | null => refusedRealPath(real, policy);
   planned.sort((a, b) => compareNames(a.project, b.project) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const sources: MemorySource[] = [];
   const entries: MemoryEntry[] = [];
   const folded: string[] = [];
+  const builds = new Map<string, SourceBuild>();
+  let allReused = true;
   for (const plan of planned) {
     let built;
     try {
-      const files = await scanMemoryDir(plan.dir, logger, check);
+      const files = await scanMemoryDir(plan.dir, logger, { check, cache, slicer });
       // The directory vanished between planning and scanning: it is simply not there any more.
       if (files === null) continue;
-      built = buildSource(plan.id, files);
+      const key = `${plan.id}\0${plan.dir}`;
+      const before = o.previous?.builds.get(key);
+      // Entries depend only on the source id and its files' parses, which the cache hands out as the
+      // same objects while the files are unchanged.
+      const reused = before !== undefined && sameFiles(before.files, files);
+      built = reused ? before.built : buildSource(plan.id, files);
+      allReused &&= reused;
+      builds.set(key, { files, built });
     } catch (error) {
       // Nothing above should throw; if it does, one source is lost rather than the whole listing.
       logger.warn(`memory dir ${plan.dir} skipped: ${String(error)}`);
       continue;
     }
-    const modifiedMs = built.latestMtimeMs ?? (await dirMtime(plan.dir));
+    const modifiedMs = built.latestMtimeMs ?? dirMtime(plan.dir);
     sources.push({
       id: plan.id,
       kind: plan.kind,
@@ -63,6 +88,9 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
     entries.push(...built.entries);
     folded.push(...built.folded);
   }
+  cache.finish();
+  // Nothing changed: the same listing object, which callers may already have serialized.
+  if (o.previous && allReused && sameSources(o.previous.listing.sources, sources)) return o.previous;
 
   const filepaths = new Map(entries.map((e) => [e.id, e.filepath]));
   return {
@@ -79,12 +107,28 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
     filepathOf(id: string): string | null {
       return filepaths.get(id) ?? null;
     },
+    builds,
   };
 }
 
-async function dirMtime(dir: string): Promise<number> {
+function sameFiles(a: ScannedFile[], b: ScannedFile[]): boolean {
+  return a.length === b.length &&
+    a.every((f, i) => f.parsed === b[i]!.parsed && f.filename === b[i]!.filename && f.filepath === b[i]!.filepath);
+}
+
+/** Field by field; `index` and `orphans` by identity, as they come from reused builds. */
+function sameSources(a: MemorySource[], b: MemorySource[]): boolean {
+  return a.length === b.length && a.every((s, i) => {
+    const t = b[i]!;
+    return s.id === t.id && s.kind === t.kind && s.project === t.project && s.cwd === t.cwd && s.dir === t.dir &&
+      s.active === t.active && s.index === t.index && s.orphans === t.orphans && s.entryCount === t.entryCount &&
+      s.modified === t.modified;
+  });
+}
+
+function dirMtime(dir: string): number {
   try {
-    return (await stat(dir)).mtimeMs;
+    return statSync(dir).mtimeMs;
   } catch {
     return 0;
   }

@@ -1,8 +1,11 @@
 // The memory listing as the service uses it: loaded on demand, cached for a few seconds (the spec's
 // 5 s), shared between concurrent callers, and dropped on invalidate() when watchers see a change.
+// Reloads are cheap: every file's parse is kept and reused while its stat shows the same version, and
+// a reload that finds nothing changed hands out the previous listing object (routes key on its identity).
 import { readRegularFile } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
+import { ParsedFileCache } from './parsedFile.js';
 
 export type { MemoryProjectInfo } from './loader.js';
 
@@ -24,6 +27,9 @@ export class MemoryStore {
   // Bumped by invalidate(): a load that started before it must not be cached as fresh.
   private generation = 0;
   private readonly logger: Logger;
+  private readonly files = new ParsedFileCache();
+  // The latest complete load, kept past invalidate(): the next load reuses what did not change.
+  private last: LoadedMemory | null = null;
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.ttlMs = options.ttlMs ?? 5000;
@@ -79,11 +85,14 @@ export class MemoryStore {
       homeDir: this.options.homeDir,
       projects: this.options.projects(),
       logger: this.logger,
+      cache: this.files.begin(),
+      previous: this.last,
     }).then(
       (memory) => {
         if (generation === this.generation) {
           this.cached = { memory, at: this.now() };
           this.pending = null;
+          this.last = memory;
         }
         return memory;
       },

@@ -1,7 +1,7 @@
 // Claude Code's project folder names (`<claudeDir>/projects/<key>`) and the git root that picks a
 // project's memory folder. The key encoding is lossy, so decoding means searching the real file system.
-import type { Dirent } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { type Dirent, readFileSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const MAX_KEY_LENGTH = 200;
@@ -101,33 +101,49 @@ async function isDirectory(p: string): Promise<boolean> {
 /**
  * The main worktree root of the git repository holding `cwd`, which is what Claude Code keys memory
  * by; `cwd` itself outside git. A `.git` file marks a linked worktree (`gitdir: <main>/.git/worktrees/x`)
- * or a submodule; only the worktree form leads back to another root.
+ * or a submodule; only the worktree form leads back to another root. `seen` carries answers between
+ * calls of one load: hundreds of cwds share their upper directories, which are then looked at once.
  */
-export async function gitRootOf(cwd: string): Promise<string> {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const marker = path.join(dir, '.git');
-    let isDir = false;
-    let isFile = false;
-    try {
-      const s = await stat(marker);
-      isDir = s.isDirectory();
-      isFile = s.isFile();
-    } catch {
-      // No marker here: keep walking up.
+export function gitRootOf(cwd: string, seen = new Map<string, string | null>()): string {
+  // Synchronous: a load asks this for every known cwd, a stat per directory level (see timeSlicer.ts).
+  const start = path.resolve(cwd);
+  const walked: string[] = [];
+  let found: string | null = null;
+  for (let dir = start; ; ) {
+    const known = seen.get(dir);
+    if (known !== undefined) {
+      found = known;
+      break;
     }
-    if (isDir) return dir;
-    if (isFile) return (await mainWorktreeOf(marker)) ?? dir;
+    walked.push(dir);
+    const marker = path.join(dir, '.git');
+    let s;
+    try {
+      s = statSync(marker, { throwIfNoEntry: false });
+    } catch {
+      // No usable marker here: keep walking up.
+    }
+    if (s?.isDirectory()) {
+      found = dir;
+      break;
+    }
+    if (s?.isFile()) {
+      found = mainWorktreeOf(marker) ?? dir;
+      break;
+    }
     const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve(cwd);
+    if (parent === dir) break;
     dir = parent;
   }
+  // Every directory walked through has the same answer: the marker found above it, or none.
+  for (const dir of walked) seen.set(dir, found);
+  return found ?? start;
 }
 
-async function mainWorktreeOf(gitFile: string): Promise<string | null> {
+function mainWorktreeOf(gitFile: string): string | null {
   let text: string;
   try {
-    text = await readFile(gitFile, 'utf8');
+    text = readFileSync(gitFile, 'utf8');
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 // Where an `autoMemoryDirectory` setting points, and whether the viewer may read it. A repository's
 // settings file is written by whoever wrote the repository, so its value is checked before any listing.
 import { createHash } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readSettingsFile, settingsFilesFor } from '../../config/settings.js';
 import type { Logger } from '../types.js';
@@ -24,10 +24,13 @@ export function customSourceId(resolvedDir: string): string {
   return `custom-${createHash('sha256').update(resolvedDir).digest('hex').slice(0, 12)}`;
 }
 
-/** realpath when the path exists, else the lexical absolute path. */
-export async function realOrResolved(p: string): Promise<string> {
+/**
+ * realpath when the path exists, else the lexical absolute path. Synchronous like the rest of a memory
+ * load (see timeSlicer.ts), and the native realpath(3), as fs.promises.realpath is.
+ */
+export function realOrResolved(p: string): string {
   try {
-    return await realpath(p);
+    return realpathSync.native(p);
   } catch {
     return path.resolve(p);
   }
@@ -40,12 +43,12 @@ export interface RootPolicy {
   realClaude: string;
 }
 
-export async function rootPolicy(homeDir: string, claudeDir: string): Promise<RootPolicy> {
+export function rootPolicy(homeDir: string, claudeDir: string): RootPolicy {
   return {
     home: path.resolve(homeDir),
     claude: path.resolve(claudeDir),
-    realHome: await realOrResolved(homeDir),
-    realClaude: await realOrResolved(claudeDir),
+    realHome: realOrResolved(homeDir),
+    realClaude: realOrResolved(claudeDir),
   };
 }
 
@@ -55,9 +58,9 @@ export async function rootPolicy(homeDir: string, claudeDir: string): Promise<Ro
  * locations strictly inside the claude dir. Both the lexical and the real path are checked, so neither
  * a symlink into `~/.ssh` nor a symlinked `~/.claude` changes the verdict.
  */
-export async function refusalReason(dir: string, policy: RootPolicy): Promise<string | null> {
+export function refusalReason(dir: string, policy: RootPolicy): string | null {
   const lexical = path.resolve(dir);
-  const real = await realOrResolved(lexical);
+  const real = realOrResolved(lexical);
   return refusedBy(lexical, policy.home, policy.claude) ?? refusedRealPath(real, policy);
 }
 
@@ -82,9 +85,9 @@ export function isInside(child: string, parent: string): boolean {
   return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
 }
 
-export async function isDirectory(p: string): Promise<boolean> {
+export function isDirectory(p: string): boolean {
   try {
-    return (await stat(p)).isDirectory();
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -112,6 +115,8 @@ export class SettingsReader {
   /** `autoMemoryDirectory` from `<root>/.claude/settings.local.json`, then `settings.json`, for each root in order. */
   async repo(roots: string[]): Promise<MemorySetting | null> {
     for (const root of roots) {
+      // Without a `.claude` folder neither file can exist: one stat instead of one per file.
+      if (!isDirectory(path.join(root, '.claude'))) continue;
       for (const { file, scope } of settingsFilesFor(root, this.claudeDir)) {
         if (scope === 'user') continue;
         const found = await this.fromFile(file);
@@ -124,7 +129,9 @@ export class SettingsReader {
   private async fromFile(file: string): Promise<MemorySetting | null> {
     let pending = this.cache.get(file);
     if (!pending) {
-      pending = readSettingsFile(file, this.logger);
+      // Most repositories have no settings file: one sync stat answers that without an awaited read.
+      // Only regular files are read; a FIFO named settings.json would hold readFile() forever.
+      pending = isFile(file) ? readSettingsFile(file, this.logger) : Promise.resolve(null);
       this.cache.set(file, pending);
     }
     const value = (await pending)?.[SETTING_KEY];
@@ -137,5 +144,13 @@ export class SettingsReader {
       return null;
     }
     return { value, file, dir };
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
   }
 }

@@ -1,21 +1,21 @@
 // Walks one memory directory and reads its markdown files. Anything odd on disk (vanished files,
 // FIFOs, symlink loops, huge files) is skipped or bounded here, so the rest of the load can trust it.
-import { constants, type Dirent } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+// The calls are synchronous (see timeSlicer.ts), so every loop gives the event loop back in turn.
+import {
+  type Dirent, type Stats, closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { countLines } from '../markdown/text.js';
 import type { Logger } from '../types.js';
+import { type FileCacheView, type ParsedFile, noFileCache, parseFile } from './parsedFile.js';
+import { TimeSlicer } from '../timeSlicer.js';
 
 export interface ScannedFile {
   /** Path relative to the memory dir, `/`-separated. */
   filename: string;
   filepath: string;
   isIndex: boolean;
-  size: number;
-  mtimeMs: number;
-  lineCount: number;
-  /** The file's text, or its first MAX_READ_BYTES for larger files. */
-  text: string;
+  parsed: ParsedFile;
 }
 
 export const INDEX_FILE = 'MEMORY.md';
@@ -31,7 +31,11 @@ const EXCLUDED_TOP_DIRS = new Set(['team', 'logs', 'sessions', 'proposals']);
 const MAX_FILES = 10_000;
 const MAX_DIRS = 5_000;
 const MAX_DEPTH = 32;
-const READ_CONCURRENCY = 16;
+// Past the head of a huge file, lines are counted in chunks of this size, one slice check per chunk.
+const COUNT_CHUNK = 1024 * 1024;
+// Parses wait for this many files or characters read (see Reader).
+const PARSE_BATCH_FILES = 64;
+const PARSE_BATCH_CHARS = 256 * 1024;
 
 /**
  * Says why a symlink target may not be followed (for instance it resolves into `~/.ssh`), or null.
@@ -39,120 +43,207 @@ const READ_CONCURRENCY = 16;
  */
 export type TargetCheck = (realPath: string) => string | null;
 
-/** The markdown files of a memory dir, or null when the dir itself cannot be listed. */
-export async function scanMemoryDir(dir: string, logger: Logger, check: TargetCheck = () => null): Promise<ScannedFile[] | null> {
-  const found = await findFiles(dir, logger, check);
-  if (found === null) return null;
-  const files: ScannedFile[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < found.length) {
-      const filename = found[next++]!;
-      const filepath = path.join(dir, ...filename.split('/'));
-      const read = await readHead(filepath);
-      if (read) files.push({ filename, filepath, isIndex: filename === INDEX_FILE, ...read });
-    }
-  };
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-  return files;
+export interface ScanOptions {
+  check?: TargetCheck;
+  cache?: FileCacheView;
+  slicer?: TimeSlicer;
 }
 
-async function findFiles(dir: string, logger: Logger, check: TargetCheck): Promise<string[] | null> {
-  let rootReal: string;
-  try {
-    rootReal = await realpath(dir);
-  } catch {
-    return null;
-  }
-  const visited = new Set<string>([rootReal]);
-  const pending: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
-  const files: string[] = [];
+/**
+ * The markdown files of a memory dir, in walk order, or null when the dir itself cannot be listed.
+ * `dir` is a real path, as planned sources are, so symlinks back to it are recognised as loops.
+ */
+export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOptions = {}): Promise<ScannedFile[] | null> {
+  const check = options.check ?? (() => null);
+  const cache = options.cache ?? noFileCache;
+  const slicer = options.slicer ?? new TimeSlicer();
+  const reader = new Reader(cache, slicer);
+  const visited = new Set<string>([dir]);
+  const pending: { rel: string; abs: string; real: string; depth: number }[] = [{ rel: '', abs: dir, real: dir, depth: 0 }];
+  let found = 0;
   let dirs = 0;
   while (pending.length > 0) {
-    const { rel, depth } = pending.pop()!;
-    const abs = rel === '' ? dir : path.join(dir, ...rel.split('/'));
+    const { rel, abs, real: absReal, depth } = pending.pop()!;
     let entries: Dirent[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch {
       if (rel === '') return null;
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
+      if (slicer.due()) await slicer.pause();
       const name = entry.name;
       if (name.startsWith('.') || name.includes('.tmp.')) continue;
       if (rel === '' && EXCLUDED_TOP_DIRS.has(name)) continue;
       if (entry.isFile() && !name.endsWith('.md')) continue;
       const childRel = rel === '' ? name : `${rel}/${name}`;
       const childAbs = path.join(abs, name);
-      let s;
-      try {
-        // stat, not the dirent type: symlinks count as what they point to.
-        s = await stat(childAbs);
-      } catch {
-        continue;
-      }
-      const real = s.isDirectory() || entry.isSymbolicLink() ? await realpath(childAbs).catch(() => null) : childAbs;
-      if (real === null) continue;
-      if (entry.isSymbolicLink()) {
-        const refused = check(real);
-        if (refused) {
-          logger.warn(`not following ${childAbs}: ${refused}`);
+      // A regular file (no symlink) never read before: the fstat after open says all a stat would.
+      const unknownFile = entry.isFile() && !cache.knows(childAbs);
+      // stat, not the dirent type: symlinks count as what they point to.
+      const s = unknownFile ? null : statOrNull(childAbs);
+      if (!unknownFile) {
+        if (s === null) continue;
+        // A directory its dirent calls one is no symlink: its real path needs no readlink per component.
+        const real = entry.isDirectory() ? path.join(absReal, name)
+          : s.isDirectory() || entry.isSymbolicLink() ? realpathOrNull(childAbs) : childAbs;
+        if (real === null) continue;
+        if (entry.isSymbolicLink()) {
+          const refused = check(real);
+          if (refused) {
+            logger.warn(`not following ${childAbs}: ${refused}`);
+            continue;
+          }
+        }
+        if (s.isDirectory()) {
+          // A symlink back to an ancestor (or to a directory already walked) is not entered twice.
+          if (depth + 1 > MAX_DEPTH || dirs >= MAX_DIRS || visited.has(real)) continue;
+          visited.add(real);
+          dirs++;
+          pending.push({ rel: childRel, abs: childAbs, real, depth: depth + 1 });
           continue;
         }
+        if (!s.isFile() || !name.endsWith('.md')) continue;
       }
-      if (s.isDirectory()) {
-        // A symlink back to an ancestor (or to a directory already walked) is not entered twice.
-        if (depth + 1 > MAX_DEPTH || dirs >= MAX_DIRS || visited.has(real)) continue;
-        visited.add(real);
-        dirs++;
-        pending.push({ rel: childRel, depth: depth + 1 });
-      } else if (s.isFile() && name.endsWith('.md')) {
-        if (files.length >= MAX_FILES) {
-          logger.warn(`memory dir ${dir}: more than ${MAX_FILES} files, listing the first ${MAX_FILES}`);
-          return files;
-        }
-        files.push(childRel);
+      if (found >= MAX_FILES) {
+        logger.warn(`memory dir ${dir}: more than ${MAX_FILES} files, listing the first ${MAX_FILES}`);
+        return reader.done();
       }
+      found++;
+      await reader.add(childRel, childAbs, s);
     }
   }
-  return files;
+  return reader.done();
 }
 
-/** Size, mtime, line count and the first MAX_READ_BYTES of a regular file; null if it is not one. */
-async function readHead(filepath: string): Promise<Omit<ScannedFile, 'filename' | 'filepath' | 'isIndex'> | null> {
-  let handle;
+function statOrNull(p: string): Stats | null {
   try {
-    // O_NONBLOCK: a FIFO swapped in after the stat must not block open() waiting for a writer.
-    handle = await open(filepath, constants.O_RDONLY | constants.O_NONBLOCK);
+    return statSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
+}
+
+/** The native realpath(3), as fs.promises.realpath uses; the JS one can disagree on odd mounts. */
+function realpathOrNull(p: string): string | null {
   try {
-    const stats = await handle.stat();
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+interface Head {
+  stats: Stats;
+  /** The first MAX_READ_BYTES, decoded. */
+  text: string;
+  lineCount: number;
+}
+
+/**
+ * Reads files as the walk finds them and parses them in batches: alternating a syscall with a parse
+ * measured a fifth slower than a run of reads, then a run of parses. Batches keep the texts held
+ * at once small; the walk order of the files is kept.
+ */
+class Reader {
+  // null: read, waiting in `unparsed` for its parse.
+  private readonly files: (ScannedFile | null)[] = [];
+  private unparsed: { slot: number; filename: string; filepath: string; head: Head }[] = [];
+  private chars = 0;
+
+  constructor(private readonly cache: FileCacheView, private readonly slicer: TimeSlicer) {}
+
+  /** `stats` from a stat of the path, when the walk made one: an unchanged file is then not opened. */
+  async add(filename: string, filepath: string, stats: Stats | null): Promise<void> {
+    const cached = stats && this.cache.lookup(filepath, stats);
+    if (cached) {
+      this.files.push({ filename, filepath, isIndex: filename === INDEX_FILE, parsed: cached });
+      return;
+    }
+    const read = readHead(filepath, this.slicer);
+    const head = read instanceof Promise ? await read : read;
+    if (head === null) return;
+    this.unparsed.push({ slot: this.files.length, filename, filepath, head });
+    this.files.push(null);
+    this.chars += head.text.length;
+    if (this.unparsed.length >= PARSE_BATCH_FILES || this.chars >= PARSE_BATCH_CHARS) await this.flush();
+  }
+
+  async done(): Promise<ScannedFile[]> {
+    await this.flush();
+    return this.files.filter((f): f is ScannedFile => f !== null);
+  }
+
+  private async flush(): Promise<void> {
+    for (const { slot, filename, filepath, head } of this.unparsed) {
+      if (this.slicer.due()) await this.slicer.pause();
+      const { stats, text, lineCount } = head;
+      const parsed = parseFile(text, stats.size, stats.mtimeMs, lineCount);
+      // Keyed by the fstat of what was read, so a write racing the read is seen as a change next time.
+      this.cache.remember(filepath, stats, parsed);
+      this.files[slot] = { filename, filepath, isIndex: filename === INDEX_FILE, parsed };
+    }
+    this.unparsed = [];
+    this.chars = 0;
+  }
+}
+
+/**
+ * The first MAX_READ_BYTES of a regular file, its fstat and its real line count; null if it is not
+ * one. Synchronous but for files over MAX_READ_BYTES, whose remaining lines are counted in slices.
+ */
+function readHead(filepath: string, slicer: TimeSlicer): Head | null | Promise<Head | null> {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO swapped in after the stat must not block open() waiting for a writer.
+    fd = openSync(filepath, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  let handedOver = false;
+  try {
+    const stats = fstatSync(fd);
     if (!stats.isFile()) return null;
-    const head = Buffer.alloc(Math.min(stats.size, MAX_READ_BYTES));
+    const head = Buffer.allocUnsafe(Math.min(stats.size, MAX_READ_BYTES));
     let length = 0;
     while (length < head.length) {
-      const { bytesRead } = await handle.read(head, length, head.length - length, length);
+      const bytesRead = readSync(fd, head, length, head.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    const text = head.subarray(0, length).toString('utf8');
-    const lineCount = stats.size > MAX_READ_BYTES ? await countLinesFrom(handle, head.subarray(0, length)) : countLines(text);
-    return { size: stats.size, mtimeMs: stats.mtimeMs, lineCount, text };
+    const text = head.toString('utf8', 0, length);
+    if (stats.size <= MAX_READ_BYTES) return { stats, text, lineCount: countLines(text) };
+    handedOver = true;
+    return countRest(fd, stats, text, head.subarray(0, length), slicer);
   } catch {
     return null;
   } finally {
-    await handle.close().catch(() => undefined);
+    if (!handedOver) closeQuietly(fd);
   }
 }
 
-type Handle = Awaited<ReturnType<typeof open>>;
+async function countRest(fd: number, stats: Stats, text: string, head: Buffer, slicer: TimeSlicer): Promise<Head | null> {
+  try {
+    return { stats, text, lineCount: await countLinesFrom(fd, head, slicer) };
+  } catch {
+    return null;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing to do: the descriptor is gone either way.
+  }
+}
 
 /** countLines over the whole file, streaming past the head so a huge file is never held in memory. */
-async function countLinesFrom(handle: Handle, head: Buffer): Promise<number> {
+async function countLinesFrom(fd: number, head: Buffer, slicer: TimeSlicer): Promise<number> {
   let newlines = 0;
   let last = -1;
   const count = (chunk: Buffer): void => {
@@ -160,10 +251,11 @@ async function countLinesFrom(handle: Handle, head: Buffer): Promise<number> {
     if (chunk.length > 0) last = chunk[chunk.length - 1]!;
   };
   count(head);
-  const chunk = Buffer.alloc(1024 * 1024);
+  const chunk = Buffer.allocUnsafe(COUNT_CHUNK);
   let position = head.length;
   for (;;) {
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    await slicer.maybeYield();
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     count(chunk.subarray(0, bytesRead));
     position += bytesRead;

@@ -1,7 +1,6 @@
 // Which memory directories exist and which of them Claude Code still reads: the default folder of every
 // project, plus the directories that user- and repo-level `autoMemoryDirectory` settings name.
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { lastPathSegment } from '../files.js';
 import { foldCase } from '../fold.js';
@@ -10,6 +9,7 @@ import { decodeProjectKey, encodeProjectPath, gitRootOf } from './projectKey.js'
 import {
   type RootPolicy, SETTING_KEY, SettingsReader, customSourceId, isDirectory, realOrResolved, refusalReason,
 } from './roots.js';
+import { TimeSlicer } from '../timeSlicer.js';
 
 /** One `<claudeDir>/projects/<key>` folder; `cwd` comes from its session logs and may be unknown. */
 export interface MemoryProjectInfo {
@@ -40,14 +40,19 @@ export function compareNames(a: string, b: string): number {
 
 export async function planSources(
   claudeDir: string, homeDir: string, projects: MemoryProjectInfo[], policy: RootPolicy, logger: Logger,
+  slicer = new TimeSlicer(),
 ): Promise<PlannedSource[]> {
   const settings = new SettingsReader(claudeDir, homeDir, logger);
 
   const cwds = [...new Set(projects.map((p) => p.cwd).filter((c): c is string => c !== null))];
   const rootOf = new Map<string, string>();
-  for (const cwd of cwds) rootOf.set(cwd, await gitRootOf(cwd));
+  const gitSeen = new Map<string, string | null>();
+  for (const cwd of cwds) {
+    if (slicer.due()) await slicer.pause();
+    rootOf.set(cwd, gitRootOf(cwd, gitSeen));
+  }
 
-  const defaults = await defaultSources(policy.realClaude, projects, rootOf);
+  const defaults = await defaultSources(policy.realClaude, projects, rootOf, slicer);
 
   const candidates: PlannedSource[] = [];
   const user = await settings.user();
@@ -57,6 +62,7 @@ export async function planSources(
     candidates.push({ id: '', kind: 'custom', project: ALL_PROJECTS, cwd: null, dir: user.dir, active: true });
   }
   for (const cwd of cwds) {
+    if (slicer.due()) await slicer.pause();
     const root = rootOf.get(cwd)!;
     const repo = await settings.repo(root === cwd ? [cwd] : [cwd, root]);
     if (!repo) continue;
@@ -71,13 +77,13 @@ export async function planSources(
   const byDir = new Map<string, PlannedSource>(defaults.map((d) => [d.dir, d]));
   const customs: PlannedSource[] = [];
   for (const candidate of candidates) {
-    const refused = await refusalReason(candidate.dir, policy);
+    const refused = refusalReason(candidate.dir, policy);
     if (refused) {
       logger.warn(`not listing ${SETTING_KEY} ${candidate.dir}: ${refused}`);
       continue;
     }
-    if (!(await isDirectory(candidate.dir))) continue;
-    const dir = await realOrResolved(candidate.dir);
+    if (!isDirectory(candidate.dir)) continue;
+    const dir = realOrResolved(candidate.dir);
     const existing = byDir.get(dir);
     if (existing) {
       // A setting naming a default folder makes Claude Code read that folder: keep one source, active.
@@ -92,15 +98,16 @@ export async function planSources(
 }
 
 async function defaultSources(
-  realClaude: string, projects: MemoryProjectInfo[], rootOf: Map<string, string>,
+  realClaude: string, projects: MemoryProjectInfo[], rootOf: Map<string, string>, slicer: TimeSlicer,
 ): Promise<PlannedSource[]> {
   const projectsDir = path.join(realClaude, 'projects');
   let folders: Dirent[];
   try {
-    folders = await readdir(projectsDir, { withFileTypes: true });
+    folders = readdirSync(projectsDir, { withFileTypes: true });
   } catch {
     return [];
   }
+  const realProjectsDir = realOrResolved(projectsDir);
   const cwdByKey = new Map<string, string>();
   for (const p of projects) if (p.cwd !== null && !cwdByKey.has(p.key)) cwdByKey.set(p.key, p.cwd);
   // A key without logs can still be the git root of a session started in a subfolder or worktree.
@@ -111,9 +118,12 @@ async function defaultSources(
   }
 
   const sources: PlannedSource[] = [];
-  for (const folder of folders.map((f) => f.name).sort()) {
-    const memoryDir = path.join(projectsDir, folder, 'memory');
-    if (!(await isDirectory(memoryDir))) continue;
+  folders.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const dirent of folders) {
+    if (slicer.due()) await slicer.pause();
+    const folder = dirent.name;
+    const dir = realMemoryDir(projectsDir, realProjectsDir, dirent);
+    if (dir === null) continue;
     let cwd = cwdByKey.get(folder) ?? rootByKey.get(folder) ?? null;
     let project: string;
     if (cwd !== null) {
@@ -124,8 +134,30 @@ async function defaultSources(
       project = decoded.name;
     }
     sources.push({
-      id: folder, kind: 'project', project, cwd, dir: await realOrResolved(memoryDir), active: true,
+      id: folder, kind: 'project', project, cwd, dir, active: true,
     });
   }
   return sources;
+}
+
+/**
+ * The real path of `<projects>/<folder>/memory` when it is a directory, else null. realpath(3) costs a
+ * readlink per path component, hundreds of folders per load; when neither the folder (as its dirent
+ * says) nor `memory` (one lstat) is a symlink, realpath would only return the real projects dir joined
+ * with the two names.
+ */
+function realMemoryDir(projectsDir: string, realProjectsDir: string, folder: Dirent): string | null {
+  const memoryDir = path.join(projectsDir, folder.name, 'memory');
+  if (folder.isDirectory()) {
+    let s;
+    try {
+      s = lstatSync(memoryDir, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (s === undefined) return null;
+    if (s.isDirectory()) return path.join(realProjectsDir, folder.name, 'memory');
+    if (!s.isSymbolicLink()) return null;
+  }
+  return isDirectory(memoryDir) ? realOrResolved(memoryDir) : null;
 }
