@@ -13,6 +13,7 @@ import { PACKAGE_ROOT, PACKAGE_VERSION as VERSION } from './config/packageRoot.j
 import type { Logger } from './domain/types.js';
 
 const PORT_FALLBACK_TRIES = 20;
+const FIRST_ANSWERS_MS = 150;
 
 const logger: Logger = {
   warn: (message) => process.stderr.write(`plan-memory-viewer: ${message}\n`),
@@ -107,6 +108,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   trace?.('listening');
+  // The first requests (the browser opening the UI) are answered before background work starts: the
+  // watchers' crawl, search preparation and the memory scan for this banner share this thread. Changes
+  // made meanwhile are caught by the catch-up pass that follows the crawl.
+  await new Promise((resolve) => setTimeout(resolve, FIRST_ANSWERS_MS));
   void viewer.startWatching();
   const memory = await viewer.memory.list();
   const projects = new Set(viewer.plans.list().flatMap((p) => (p.project ? [p.project] : [])));

@@ -88,6 +88,8 @@ export class Viewer {
   static async open(options: ViewerOptions): Promise<Viewer> {
     const projectsDir = path.join(options.claudeDir, 'projects');
     const workers = new ScanWorkers(options.logger);
+    // They boot while the caches below are read.
+    workers.prestart();
     const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
     const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;

@@ -1,6 +1,15 @@
 // One TypeBox schema per resource and per route: fastify validates requests with them, the handlers get
 // their TypeScript types from them, and @fastify/swagger turns them into the OpenAPI document.
-import { Type, type Static, type TSchema } from 'typebox';
+import {
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, Ref, String as TString, Union, Unsafe,
+  type Static, type TSchema,
+} from 'typebox';
+
+// Named imports, not TypeBox's `Type` namespace: the bundler can then leave out the rest of TypeBox
+// (~480 KB of code to compile at every start) that building these plain JSON schemas never uses.
+const Type = {
+  Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, Ref, String: TString, Union, Unsafe,
+} as const;
 
 /** OpenAPI 3.0 has no `type: null`; `nullable` is what 3.0 tools (and ajv) understand. */
 const Nullable = <T extends 'string'>(type: T, description: string) =>

@@ -167,6 +167,17 @@ export class ScanWorkers {
     }
   }
 
+  /** Starts the threads now, so they have booted (~50 ms each) by the time the first job comes. */
+  prestart(): void {
+    if (this.failed) return;
+    try {
+      this.ensureThreads();
+    } catch {
+      return; // The first job finds out again and falls back, with a warning.
+    }
+    this.scheduleIdle();
+  }
+
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
