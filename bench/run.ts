@@ -17,6 +17,9 @@ import {
   GENERATOR_VERSION, Rng, conversationLine, encodeProjectDir, generateHome, parseBytes, writeLogChunk,
   type Facts, type HomeParams, type LineContext, type SessionFact,
 } from './generate-home.js';
+import { measureCost, seOfDifference, type KindCost, type Round } from './cpu-cost.js';
+import { RawClient, type RawResult } from './http1.js';
+import { loadTest, type Throughput } from './load.js';
 import {
   Client, cpuDeltaMs, dist, listFiles, median, readAll, readRangeMs, round, sleep, table, treeCpu, treeRss,
   waitQuiet, type Dist, type HttpResult,
@@ -44,6 +47,8 @@ interface Options {
   readyTimeoutMs: number;
   pollGapMs: number;
   rounds: number;
+  cpuRounds: number;
+  cpuWindowS: number;
 }
 
 function parseOptions(): Options {
@@ -68,6 +73,8 @@ function parseOptions(): Options {
       'ready-timeout': { type: 'string', default: '300' },
       'poll-gap-ms': { type: 'string', default: '0' },
       rounds: { type: 'string', default: '3' },
+      'cpu-rounds': { type: 'string', default: '5' },
+      'cpu-window': { type: 'string', default: '11' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -79,11 +86,13 @@ function parseOptions(): Options {
   --plans --projects --log-bytes --huge-share --memory-sources --topics --seed   override preset params
   --out FILE           results JSON (default bench/results/<timestamp>.json)
   --requests N --warmup N   sequential requests per endpoint (200, 20)
-  --duration S --connections N   autocannon on /api/plans (10 s, 16)
+  --duration S --connections N   load on /api/plans from bench/load.ts (10 s, 16 keep-alive connections)
   --big-log SIZE       log used for the 1 MB append test (200MB)
   --ready-timeout S    give up waiting for a correct plan list (300)
   --poll-gap-ms MS     pause between readiness polls (0: as fast as possible)
-  --rounds N           repetitions of each freshness measure (3)`);
+  --rounds N           repetitions of each freshness measure (3)
+  --cpu-rounds N       rounds of each kind (1 MB, 1 line, control) for the append CPU cost (5)
+  --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -96,6 +105,8 @@ function parseOptions(): Options {
   if (values['memory-sources']) params.memorySources = Number(values['memory-sources']);
   if (values.topics) params.topics = Number(values.topics);
   if (values.seed) params.seed = Number(values.seed);
+  const cpuWindowS = Number(values['cpu-window']);
+  if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     server: values.server,
@@ -111,6 +122,8 @@ function parseOptions(): Options {
     readyTimeoutMs: Number(values['ready-timeout']) * 1000,
     pollGapMs: Number(values['poll-gap-ms']),
     rounds: Number(values.rounds),
+    cpuRounds: Number(values['cpu-rounds']),
+    cpuWindowS,
   };
 }
 
@@ -315,7 +328,7 @@ class PlansPoller {
   async poll(): Promise<{ map: PlanMap | null; res: HttpResult; endedAt: number }> {
     const headers: Record<string, string> = this.etag ? { 'if-none-match': this.etag } : {};
     const res = await this.client.get('/api/plans', headers);
-    const endedAt = performance.now();
+    const endedAt = res.endedAt;
     if (res.status === 200) {
       this.map = parsePlans(res.body);
       const etag = res.headers.etag;
@@ -381,7 +394,7 @@ async function waitReady(server: Server, t0: number, facts: Facts, opts: Options
         await sleep(1);
         continue;
       }
-      const endedAt = performance.now();
+      const endedAt = res.endedAt;
       polls++;
       if (firstResponseMs === null) {
         firstResponseMs = endedAt - t0;
@@ -420,66 +433,39 @@ interface EndpointResult extends Dist {
   note?: string;
 }
 
-async function latency(client: Client, urlPath: string, opts: Options, headers: Record<string, string> = {},
+/**
+ * Sequential latency: each request timed from its write to its last body byte, bodies counted but not kept.
+ * The body is checked on one more, untimed request, so neither the copy nor the parse is in the timings.
+ */
+async function latency(client: RawClient, urlPath: string, opts: Options, headers: Record<string, string> = {},
   check?: (body: Buffer) => boolean): Promise<EndpointResult> {
   for (let i = 0; i < opts.warmup; i++) await client.get(urlPath, headers);
   const times: number[] = [];
-  let last: HttpResult | null = null;
+  const statuses = new Set<number>();
+  let last: RawResult | null = null;
   for (let i = 0; i < opts.requests; i++) {
     last = await client.get(urlPath, headers);
     times.push(last.ms);
+    statuses.add(last.status);
   }
-  const d = dist(times);
-  return {
-    path: urlPath, ...d, status: last?.status ?? 0, bytes: last?.body.length ?? 0,
-    correct: check && last ? check(last.body) : null,
-  };
+  let correct: boolean | null = null;
+  if (check) {
+    const checked = await client.get(urlPath, headers, { keepBody: true });
+    try {
+      correct = checked.body !== null && check(checked.body);
+    } catch {
+      correct = false;
+    }
+  }
+  const result: EndpointResult = { path: urlPath, ...dist(times), status: last?.status ?? 0, bytes: last?.bodyBytes ?? 0, correct };
+  if (statuses.size > 1) result.note = `mixed statuses: ${[...statuses].join(', ')}`;
+  return result;
 }
 
 function sameSet(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   const s = new Set(a);
   return b.every((x) => s.has(x));
-}
-
-interface Throughput {
-  connections: number;
-  durationS: number;
-  requestsPerSec: number;
-  totalRequests: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  bytesPerSec: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function autocannon(port: number, urlPath: string, opts: Options, connections = opts.connections,
-  durationS = opts.duration): Promise<Throughput> {
-  const bin = path.join(REPO, 'node_modules', 'autocannon', 'autocannon.js');
-  const args = [bin, '-c', String(connections), '-d', String(durationS), '-j', '-n',
-    `http://127.0.0.1:${port}${urlPath}`];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  const lastLine = out.trim().split('\n').pop() ?? '';
-  let doc: {
-    requests: { average: number; total: number }; latency: { p50: number; p99: number };
-    throughput: { average: number }; non2xx: number; errors: number; duration: number;
-  };
-  try {
-    doc = JSON.parse(lastLine) as typeof doc;
-  } catch {
-    throw new Error(`autocannon failed (exit ${code}): ${err.slice(-500)}`);
-  }
-  return {
-    connections, durationS: doc.duration, requestsPerSec: doc.requests.average,
-    totalRequests: doc.requests.total, latencyP50Ms: doc.latency.p50, latencyP99Ms: doc.latency.p99,
-    bytesPerSec: doc.throughput.average, non2xx: doc.non2xx, errors: doc.errors,
-  };
 }
 
 const BARE_SERVER = `
@@ -492,8 +478,21 @@ http.createServer((req, res) => {
 }).listen(Number(process.argv[2]), '127.0.0.1', () => process.stdout.write('up\\n'));
 `;
 
+/** Load on `/api/plans` from bench/load.ts (a separate process), every 200 checked to be `expectBytes` long. */
+function loadPlans(port: number, opts: Options, connections: number, expectBytes?: number): Promise<Throughput> {
+  const durationS = connections === 1 ? Math.max(1, Math.round(opts.duration / 2)) : opts.duration;
+  return loadTest({ port, path: '/api/plans', connections, durationS, expectBytes });
+}
+
+interface BareCeiling {
+  many: Throughput;
+  one: Throughput;
+  /** Sequential latency of the same bytes: the floor that client, kernel and node:http set for our figure. */
+  sequential: EndpointResult;
+}
+
 /** The same load against a bare node:http server handing out the same prebuilt body: this machine's ceiling. */
-async function bareCeiling(body: Buffer, opts: Options): Promise<{ many: Throughput; one: Throughput }> {
+async function bareCeiling(body: Buffer, opts: Options): Promise<BareCeiling> {
   const file = path.join(os.tmpdir(), `pmv-bench-body-${process.pid}.json`);
   fs.writeFileSync(file, body);
   const port = await freePort();
@@ -503,9 +502,12 @@ async function bareCeiling(body: Buffer, opts: Options): Promise<{ many: Through
       child.stdout.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
     });
-    const many = await autocannon(port, '/', opts);
-    const one = await autocannon(port, '/', opts, 1, Math.max(1, Math.round(opts.duration / 2)));
-    return { many, one };
+    const client = new RawClient(port);
+    const sequential = await latency(client, '/api/plans', opts);
+    client.close();
+    const many = await loadPlans(port, opts, opts.connections, body.length);
+    const one = await loadPlans(port, opts, 1, body.length);
+    return { many, one, sequential };
   } finally {
     if (child.pid !== undefined && child.exitCode === null) {
       const gone = new Promise((r) => child.once('exit', r));
@@ -538,11 +540,14 @@ interface Results {
   emptyHomeRssBytes: number;
   cold: ReadyResult & { ratioToFloor: number | null };
   latency: Record<string, EndpointResult>;
+  /** bench/load.ts (autocannon before 2026-11-21: its own limit, ~430 req/s here, capped these figures). */
   throughput: Throughput | null;
-  /** autocannon, same settings, against a bare node:http server serving the same /api/plans bytes. */
+  /** The same load against a bare node:http server serving the same /api/plans bytes. */
   bareCeiling: Throughput | null;
   throughputOneConnection: Throughput | null;
   bareCeilingOneConnection: Throughput | null;
+  /** Sequential latency of the same bytes from the bare server. */
+  bareLatency: EndpointResult | null;
   rssAfterLoadBytes: number;
   stopMs: number;
   warm: ReadyResult & { ratioToFloor: number | null };
@@ -559,10 +564,11 @@ interface Results {
     appendVisibleMs: number | null;
     appendVisibleRatio: number | null;
     cpuWithPollingMs: number;
-    /** CPU the idle server uses per second (timers, GC): subtracted from each round, pro rata. */
+    /** Median CPU of a control window per second: informational (controls of the same length are subtracted). */
     idleCpuPerSecMs: number;
-    /** Raw CPU of the control rounds (same procedure, no append); subtracted (median) from the others. */
+    /** Raw CPU of the control rounds (same window, no append); their median is subtracted from the others. */
     controlCpuMs: number[];
+    /** Every CPU round (all kinds) lasts this long, whatever the server does. */
     windowMs: number;
     cpuMs: number[];
     cpuMedianMs: number | null;
@@ -572,6 +578,24 @@ interface Results {
     lineCpuMedianMs: number | null;
     /** (CPU for 1 MB − CPU for one line) / read 1 MB: the per-byte part of the cost. */
     marginalCpuRatio: number | null;
+    cpuRounds: number;
+    /** Standard errors of cpuMedianMs, lineCpuMedianMs and their difference (from the rounds' spread). */
+    cpuNoiseMs: number;
+    lineCpuNoiseMs: number;
+    marginalNoiseMs: number;
+    /** |1 MB − 1 line| > 2 × marginalNoiseMs. */
+    marginalResolved: boolean;
+    /** The same medians over the first `immediateMs` of each window: before deferred work, less noise. */
+    immediateMs: number;
+    immediateCpuMs: number;
+    lineImmediateCpuMs: number;
+    immediateNoiseMs: number;
+    marginalImmediateCpuRatio: number;
+    marginalImmediateNoiseMs: number;
+    /** CPU in the second after the window, beyond the control's: work the window missed. */
+    spillMs: number;
+    statMismatchMs: number;
+    rounds: Round[];
   } | null;
   rssEndBytes: number;
   warnings: string[];
@@ -678,7 +702,7 @@ async function main(): Promise<void> {
     console.log(`cold ready: ${cold.readyMs?.toFixed(0) ?? 'never'} ms, RSS ${(cold.rssBytes / MB).toFixed(0)} MB`);
 
     // 4. Sequential latencies.
-    const client = new Client(port);
+    const client = new RawClient(port);
     const lat: Record<string, EndpointResult> = {};
     const rare = encodeURIComponent(facts.rare.word);
     const common = encodeURIComponent(facts.common.word);
@@ -689,7 +713,7 @@ async function main(): Promise<void> {
       return m !== null && verify(m, facts).ok;
     });
     lat.plansGzip = await latency(client, '/api/plans', opts, { 'accept-encoding': 'gzip' });
-    const probe = await client.get('/api/plans');
+    const probe = await client.get('/api/plans', {}, { keepBody: true });
     const etag = probe.headers.etag;
     if (typeof etag === 'string') {
       lat.plans304 = await latency(client, '/api/plans', opts, { 'if-none-match': etag });
@@ -715,26 +739,33 @@ async function main(): Promise<void> {
     console.log(`latency p50: plans ${lat.plans.p50.toFixed(2)} ms, search rare ${lat.searchRare.p50.toFixed(2)} ms`);
 
     // 5. Throughput.
-    try {
-      results.throughput = await autocannon(port, '/api/plans', opts);
-      console.log(`throughput: ${results.throughput.requestsPerSec.toFixed(0)} req/s`);
-    } catch (err) {
-      results.throughput = null;
-      warn(String(err));
+    const expectBytes = probe.status === 200 ? probe.bodyBytes : undefined;
+    const checkLoad = (name: string, t: Throughput): Throughput => {
+      if (t.errors > 0 || t.non2xx > 0) {
+        warn(`${name}: ${t.errors} errors, ${t.non2xx} non-2xx (${JSON.stringify(t.statuses)}): ${t.errorExamples.join('; ')}`);
+      }
+      // Past ~90% of a core the generator, not the server, may be what limits the rate.
+      if (t.clientCpuShare > 0.9) warn(`${name}: the load generator used ${(t.clientCpuShare * 100).toFixed(0)}% of a core`);
+      return t;
+    };
+    for (const [key, connections] of [['throughput', opts.connections], ['throughputOneConnection', 1]] as const) {
+      try {
+        results[key] = checkLoad(key, await loadPlans(port, opts, connections, expectBytes));
+      } catch (err) {
+        results[key] = null;
+        warn(String(err));
+      }
     }
-    try {
-      results.throughputOneConnection = await autocannon(port, '/api/plans', opts, 1, Math.max(1, Math.round(opts.duration / 2)));
-    } catch (err) {
-      results.throughputOneConnection = null;
-      warn(String(err));
-    }
-    if (probe.status === 200) {
+    console.log(`throughput: ${results.throughput?.requestsPerSec.toFixed(0) ?? 'n/a'} req/s ` +
+      `(1 connection: ${results.throughputOneConnection?.requestsPerSec.toFixed(0) ?? 'n/a'})`);
+    if (probe.status === 200 && probe.body) {
       try {
         const bare = await bareCeiling(probe.body, opts);
-        results.bareCeiling = bare.many;
-        results.bareCeilingOneConnection = bare.one;
+        results.bareCeiling = checkLoad('bareCeiling', bare.many);
+        results.bareCeilingOneConnection = checkLoad('bareCeilingOneConnection', bare.one);
+        results.bareLatency = bare.sequential;
         console.log(`bare node:http, same body: ${bare.many.requestsPerSec.toFixed(0)} req/s ` +
-          `(1 connection: ${bare.one.requestsPerSec.toFixed(0)})`);
+          `(1 connection: ${bare.one.requestsPerSec.toFixed(0)}), sequential p50 ${bare.sequential.p50.toFixed(2)} ms`);
       } catch (err) {
         results.bareCeiling = null;
         warn(String(err));
@@ -807,10 +838,10 @@ async function main(): Promise<void> {
 
     // 8. Appending 1 MB to a 200 MB log.
     const host = slugless[0] ?? facts.sessions[0];
-    // CPU figures are noisy on a shared machine: at least 5 rounds each.
-    const cpuRoundCount = Math.max(5, opts.rounds);
-    const needed = 4; // the big log, the latency round, and at least one CPU round of each kind
-    if (!host || orphans.length < needed) {
+    // Each CPU round with an append links a fresh orphan plan; the big log and the latency round take two.
+    const cpuRoundCount = Math.min(opts.cpuRounds, Math.floor((orphans.length - 2) / 2));
+    if (cpuRoundCount < opts.cpuRounds) warn(`only ${orphans.length} orphan plans: ${cpuRoundCount} CPU rounds of each kind`);
+    if (!host || cpuRoundCount < 2) {
       warn('not enough orphan plans for the append test');
       results.append = null;
     } else {
@@ -850,68 +881,69 @@ async function main(): Promise<void> {
       fs.appendFileSync(bigLog, bufA);
       const appendVisibleMs = await poller.until(ta, linked(slugA));
       const cpuWithPollingMs = cpuDeltaMs(cA0, treeCpu(server.pid));
-      // CPU, without polling: from the append until the server has been idle for a second again (so deferred
-      // work such as a debounced index save counts), minus the idle rate over that time; then check the effect.
-      const windowMs = Math.min(10_000, Math.max(1000, 3 * (appendVisibleMs ?? 1000)));
-      const pid = server.pid;
-      const deepSettle = async (): Promise<void> => {
-        if (!(await waitQuiet(pid, 1000, 3, 15_000)) && restless++ === 0) warn('the server never went idle (>= 0.3% CPU)');
+      // CPU, without polling: fixed windows, control rounds and noise estimate (bench/cpu-cost.ts says why).
+      const windowMs = opts.cpuWindowS * 1000;
+      const immediateMs = Math.min(windowMs, Math.max(1000, Math.ceil((2 * (appendVisibleMs ?? 500)) / 100) * 100));
+      // The latency round's own deferred work (the index save) must not land in the first window.
+      await sleep(windowMs);
+      let seed = 20;
+      const prepare = (bytes: number): { slug: string; buf: Buffer } | null => {
+        const slug = orphans.shift();
+        return slug === undefined ? null : { slug, buf: chunk(slug, seed++, bytes) };
       };
-      await deepSettle();
-      const idleRates: number[] = [];
-      for (let k = 0; k < 3; k++) {
-        const i0 = treeCpu(pid);
-        await sleep(1000);
-        idleRates.push(cpuDeltaMs(i0, treeCpu(pid)) / 1000);
-      }
-      const idleCpuPerSecMs = median(idleRates) * 1000;
-      /** Server CPU from an append (bytes === null: none, the control) until a second of quiet after the window. */
-      const cpuRound = async (bytes: number | null, seed: number): Promise<number | null> => {
-        const slug = bytes === null ? null : orphans.shift();
-        if (slug === undefined) return null;
-        const b = slug === null ? null : chunk(slug, seed, bytes ?? 0);
-        await deepSettle();
-        const c0 = treeCpu(pid);
-        if (b) fs.appendFileSync(bigLog, b);
-        await sleep(windowMs);
-        await waitQuiet(pid, 1000, 3, 15_000);
-        const c1 = treeCpu(pid);
-        if (slug !== null) {
-          const seen = await poller.until(performance.now(), linked(slug), 10_000);
-          if (seen === null) warn(`append round (${bytes} bytes): plan not linked`);
-        }
-        return cpuDeltaMs(c0, c1);
+      // The next chunk of each kind is built before its window opens, so only the append itself is inside.
+      const next = { mb: prepare(MB), line: prepare(0) };
+      const append = (chunkToAppend: { buf: Buffer } | null): void => {
+        // cpuRoundCount leaves enough orphans; without one the round would silently be a control round.
+        if (!chunkToAppend) throw new Error('append CPU: ran out of orphan plans');
+        fs.appendFileSync(bigLog, chunkToAppend.buf);
       };
-      // 1 MB appends, then one-line appends with the same visible effect: the difference is the per-byte cost.
-      // 1 MB appends, one-line appends (same visible effect) and control rounds without an append, interleaved
-      // so that drift (GC, timers, other load) hits all alike. Costs are medians minus the control's median.
-      const rawMb: number[] = [];
-      const rawLine: number[] = [];
-      const rawNone: number[] = [];
-      for (let k = 0; k < cpuRoundCount; k++) {
-        const mb = await cpuRound(MB, 20 + k);
-        const line = await cpuRound(0, 40 + k);
-        const none = await cpuRound(null, 0);
-        if (mb !== null) rawMb.push(mb);
-        if (line !== null) rawLine.push(line);
-        if (none !== null) rawNone.push(none);
+      const cost = await measureCost({
+        pid: server.pid, rounds: cpuRoundCount, windowMs, immediateMs,
+        kinds: {
+          mb: () => append(next.mb),
+          line: () => append(next.line),
+          none: null,
+        },
+        after: async (kind) => {
+          if (kind !== 'mb' && kind !== 'line') return;
+          const done = next[kind];
+          if (done && (await poller.until(performance.now(), linked(done.slug), 10_000)) === null) {
+            warn(`append round (${kind}): plan not linked`);
+          }
+          next[kind] = prepare(kind === 'mb' ? MB : 0);
+        },
+      });
+      const { mb, line, none } = cost.byKind as Record<'mb' | 'line' | 'none', KindCost>;
+      const se = seOfDifference;
+      const cpuNoiseMs = se(mb.seMs, none.seMs);
+      const marginalNoiseMs = se(mb.seMs, line.seMs);
+      const spill = Math.max(mb.spillMs, line.spillMs);
+      if (spill > Math.max(1, 3 * cpuNoiseMs)) {
+        warn(`append CPU: ${spill.toFixed(1)} ms of work after the ${opts.cpuWindowS} s window: raise --cpu-window`);
       }
-      const control = rawNone.length > 0 ? median(rawNone) : 0;
-      const cpuMs = rawMb.map((x) => x - control);
-      const lineCpuMs = rawLine.map((x) => x - control);
-      const cpuMedianMs = rawMb.length > 0 ? Math.max(0, median(rawMb) - control) : null;
-      const lineCpuMedianMs = rawLine.length > 0 ? Math.max(0, median(rawLine) - control) : null;
+      if (cost.statMismatchMs > 20) {
+        warn(`append CPU: /proc stat and schedstat differ by ${cost.statMismatchMs.toFixed(0)} ms: short-lived threads?`);
+      }
+      const controlMedian = none.rawMedianMs;
+      const marginalMs = mb.medianMs - line.medianMs;
       results.append = {
         bigLogBytes: size, bigLogLinkedMs: bigLinked, read1MbMs, floorPerMbMs: floor.ms / (floor.bytes / MB),
         appendVisibleMs, appendVisibleRatio: appendVisibleMs !== null ? appendVisibleMs / read1MbMs : null,
-        cpuWithPollingMs, idleCpuPerSecMs, controlCpuMs: rawNone, windowMs, cpuMs, cpuMedianMs,
-        cpuRatio: cpuMedianMs !== null ? cpuMedianMs / read1MbMs : null,
-        lineCpuMs, lineCpuMedianMs,
-        marginalCpuRatio: cpuMedianMs !== null && lineCpuMedianMs !== null
-          ? Math.max(0, cpuMedianMs - lineCpuMedianMs) / read1MbMs : null,
+        cpuWithPollingMs, idleCpuPerSecMs: controlMedian / opts.cpuWindowS, controlCpuMs: none.roundsMs, windowMs,
+        cpuMs: mb.roundsMs.map((x) => x - controlMedian), cpuMedianMs: mb.medianMs, cpuRatio: mb.medianMs / read1MbMs,
+        lineCpuMs: line.roundsMs.map((x) => x - controlMedian), lineCpuMedianMs: line.medianMs,
+        marginalCpuRatio: marginalMs / read1MbMs,
+        cpuRounds: cpuRoundCount, cpuNoiseMs, lineCpuNoiseMs: se(line.seMs, none.seMs), marginalNoiseMs,
+        marginalResolved: Math.abs(marginalMs) > 2 * marginalNoiseMs,
+        immediateMs, immediateCpuMs: mb.immediateMedianMs, lineImmediateCpuMs: line.immediateMedianMs,
+        immediateNoiseMs: se(mb.immediateSeMs, none.immediateSeMs),
+        marginalImmediateCpuRatio: (mb.immediateMedianMs - line.immediateMedianMs) / read1MbMs,
+        marginalImmediateNoiseMs: se(mb.immediateSeMs, line.immediateSeMs),
+        spillMs: spill, statMismatchMs: cost.statMismatchMs, rounds: cost.rounds,
       };
-      console.log(`append 1 MB: visible ${appendVisibleMs?.toFixed(0)} ms, CPU ${cpuMedianMs?.toFixed(1)} ms ` +
-        `(read 1 MB: ${read1MbMs.toFixed(2)} ms)`);
+      console.log(`append 1 MB: visible ${appendVisibleMs?.toFixed(0)} ms, CPU ${mb.medianMs.toFixed(2)} ± ` +
+        `${cpuNoiseMs.toFixed(2)} ms (read 1 MB: ${read1MbMs.toFixed(2)} ms)`);
     }
     results.rssEndBytes = treeRss(server.pid).bytes;
   } catch (err) {
@@ -977,6 +1009,8 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
     add(`${name} p50/p90`, value, target !== undefined ? `<= ${target} ms` : '', target !== undefined ? le(e.p50, target) : null, peer);
   };
   latRow('/api/plans', 'plans', 3, '13 ms');
+  const bl = r.bareLatency;
+  if (bl) add('  same bytes, bare node:http server p50/p90', `${fmt(bl.p50, 2)} / ${fmt(bl.p90, 2)} ms`);
   latRow('/api/plans gzip', 'plansGzip');
   latRow('/api/plans 304', 'plans304');
   latRow('/api/search rare', 'searchRare', 2, '30 ms');
@@ -997,10 +1031,22 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
     add(`new ${fmt(a.bigLogBytes / MB, 0)} MB log links its plan`, fmt(a.bigLogLinkedMs, 0, ' ms'));
     add('read 1 MB from page cache', fmt(a.read1MbMs, 3, ' ms'));
     add('append 1 MB: visible after', `${fmt(a.appendVisibleMs, 0, ' ms')} (${fmt(a.appendVisibleRatio, 0)}x read)`);
-    add('append 1 MB: server CPU', `${fmt(a.cpuMedianMs, 2, ' ms')} (${fmt(a.cpuRatio, 1)}x read)`, '<= 2x',
+    const pm = (x: number | null | undefined, noise: number | undefined): string => `${fmt(x, 2)} ± ${fmt(noise, 2)} ms`;
+    const win = `${fmt(a.windowMs / 1000, 0)} s`;
+    add(`append 1 MB: server CPU (${win})`, `${pm(a.cpuMedianMs, a.cpuNoiseMs)} (${fmt(a.cpuRatio, 1)}x read)`, '<= 2x',
       le(a.cpuRatio, 2), 'rereads file');
-    add('append 1 line: server CPU (fixed cost)', fmt(a.lineCpuMedianMs, 2, ' ms'));
-    add('append 1 MB: per-byte CPU (1 MB - 1 line)', `${fmt(a.marginalCpuRatio, 1)}x read`, '<= 2x', le(a.marginalCpuRatio, 2));
+    add(`append 1 line: server CPU (${win}, fixed cost)`, pm(a.lineCpuMedianMs, a.lineCpuNoiseMs));
+    // Older results lack the noise figures: show them as before.
+    const resolved = a.marginalResolved ?? true;
+    add('append 1 MB: per-byte CPU (1 MB - 1 line)',
+      resolved ? `${fmt(a.marginalCpuRatio, 1)}x read` : `below noise (±${fmt((2 * a.marginalNoiseMs) / a.read1MbMs, 0)}x read)`,
+      '<= 2x', resolved ? le(a.marginalCpuRatio, 2) : null);
+    if (a.immediateMs !== undefined) {
+      const first = `first ${fmt(a.immediateMs / 1000, 1)} s`;
+      add(`  1 MB / 1 line, ${first} only`, `${pm(a.immediateCpuMs, a.immediateNoiseMs)} / ${fmt(a.lineImmediateCpuMs, 2)} ms`);
+      add(`  per-byte CPU, ${first} only`, `${fmt(a.marginalImmediateCpuRatio, 1)} ± ` +
+        `${fmt(a.marginalImmediateNoiseMs / a.read1MbMs, 1)}x read`, '<= 2x', le(a.marginalImmediateCpuRatio, 2));
+    }
   }
   const header = `plan-memory-viewer benchmark — ${r.startedAt ?? ''}\n` +
     `machine: ${String(machine.cpus)} x ${String(machine.model)}, ${String(machine.memGB)} GB, Linux ${String(machine.kernel)}, ` +

@@ -72,16 +72,16 @@ async function main(argv: string[]): Promise<number> {
 
   // The scan starts first: its workers read the logs while this thread loads and builds the server.
   // The demo is a fresh copy every start: caching its index would only leave files behind.
-  const opening = Viewer.open({
+  const viewer = await Viewer.create({
     claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir(), deferWatch: true, trace,
   });
-  opening.catch(() => undefined);
+  const loading = viewer.load();
+  loading.catch(() => undefined);
   const [{ buildServer }, { openWithSystem }] = await Promise.all([
     import('./http/server.js'),
     import('./platform/opener.js'),
   ]);
   trace?.('server code loaded');
-  const viewer = await opening;
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
     viewer,
@@ -93,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
   });
 
   trace?.('server built');
+  await loading;
   let port: number;
   try {
     port = await listen(app, args.host, args);

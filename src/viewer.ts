@@ -80,12 +80,18 @@ export class Viewer {
     this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
   }
 
-  /**
-   * Scans everything once, then starts watching. The logs are read by worker threads while this thread
-   * reads the plans (the shared plans folder needs no session data; the folders that project settings
-   * add are read once the sessions name their projects).
-   */
+  /** create() then load(): a viewer with everything scanned once (and watching, unless deferred). */
   static async open(options: ViewerOptions): Promise<Viewer> {
+    const viewer = await Viewer.create(options);
+    await viewer.load();
+    return viewer;
+  }
+
+  /**
+   * A viewer with its caches restored and nothing scanned yet. The server can be built on it while
+   * load() runs: routes only read the stores when a request comes, and the CLI listens after `loaded`.
+   */
+  static async create(options: ViewerOptions): Promise<Viewer> {
     const projectsDir = path.join(options.claudeDir, 'projects');
     const workers = new ScanWorkers(options.logger);
     // They boot while the caches below are read.
@@ -93,23 +99,38 @@ export class Viewer {
     const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
     const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
-    const trace = options.trace ?? ((): void => undefined);
     const sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
     const viewer = new Viewer(options, sessions, cache, planCache, workers);
     viewer.plans.restore(planCache?.load() ?? []);
-    trace('caches loaded');
+    options.trace?.('caches loaded');
+    return viewer;
+  }
+
+  private markLoaded: () => void = () => undefined;
+  /** Resolves once load() has scanned everything (for routes that prepare answers ahead of requests). */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.markLoaded = resolve;
+  });
+
+  /**
+   * Scans everything once, then starts watching (unless deferred). The logs are read by worker threads
+   * while this thread reads the plans: the shared plans folder needs no session data, and the folders
+   * that project settings add are read once the sessions name their projects.
+   */
+  async load(): Promise<void> {
+    const trace = this.options.trace ?? ((): void => undefined);
     // With a cached index this reads only what was appended since the last run.
-    const scanned = viewer.sessions.refresh();
+    const scanned = this.sessions.refresh();
     scanned.catch(() => undefined);
-    await viewer.plans.rescan(await viewer.planFolders([]));
+    await this.plans.rescan(await this.planFolders([]));
     trace('shared plans read');
     await scanned;
     trace('sessions scanned');
-    await viewer.plans.addFolders(await viewer.planFolders());
+    await this.plans.addFolders(await this.planFolders());
     trace('project plans read');
-    viewer.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
-    if (!options.deferWatch) viewer.startWatching();
-    return viewer;
+    this.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
+    this.markLoaded();
+    if (!this.options.deferWatch) void this.startWatching();
   }
 
   /**

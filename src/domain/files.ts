@@ -31,7 +31,7 @@ export async function readRegularFile(file: string): Promise<{ text: string; sta
  * readRegularFile() without the thread-pool round trips: for the thousands of small files read at start
  * (plans, memory topics) each await cost more than the read itself. Callers read in time slices.
  */
-export function readRegularFileSync(file: string): { bytes: Buffer; text: string; stats: Stats } | null {
+export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats } | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -41,8 +41,7 @@ export function readRegularFileSync(file: string): { bytes: Buffer; text: string
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return null;
-    const bytes = readFileSync(fd);
-    return { bytes, text: bytes.toString('utf8'), stats };
+    return { bytes: readFileSync(fd), stats };
   } catch {
     return null;
   } finally {

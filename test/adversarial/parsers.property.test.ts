@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { foldCase } from '../../src/domain/fold.js';
 import { parseFrontmatter } from '../../src/domain/markdown/frontmatter.js';
 import { extractLinks } from '../../src/domain/markdown/links.js';
-import { countLines, countWords, firstHeading, planTitle } from '../../src/domain/markdown/text.js';
+import { countLines, countLinesInBytes, countWords, firstHeading, planTitle, planTitleFromBytes } from '../../src/domain/markdown/text.js';
 
 /** Fragments every markdown parser here treats specially, mixed with arbitrary Unicode. */
 const MD_TOKENS = [
@@ -131,6 +131,27 @@ describe('countLines and countWords (any text)', () => {
         expect(countWords(bytes)).toBe(naiveWords(bytes.toString('utf8')));
       }),
       { numRuns: RUNS * 4 },
+    );
+  });
+});
+
+describe('plan facts measured on bytes (any text, any length)', () => {
+  it('give the title and line count of the decoded text, whatever falls at the 16 KiB head cut', () => {
+    // Long filler pushes headings, fences and multi-byte characters across the point where only the
+    // head is decoded.
+    const filler = fc.oneof(
+      fc.constant('x'.repeat(5000)), fc.constant('ü'.repeat(3000)), fc.constant('日本'.repeat(1500)),
+      fc.constant('```\n'), fc.constant('~~~~\n'), fc.constant('\r\n'), fc.constant('\n'),
+      fc.constant('# Heading\n'), fc.constant('   ## Plan: Deep\n'), fc.constant('\ufeff'),
+    );
+    const longText = fc.array(fc.oneof(filler, markdown), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(longText, (text) => {
+        const bytes = Buffer.from(text, 'utf8');
+        expect(planTitleFromBytes(bytes, 'name.md')).toBe(planTitle(text, 'name.md'));
+        expect(countLinesInBytes(bytes)).toBe(countLines(text));
+      }),
+      { numRuns: RUNS },
     );
   });
 });

@@ -15,6 +15,14 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? lines - 1 : lines;
 }
 
+/** countLines() of UTF-8 bytes, without decoding them (a `\n` byte is never part of another character). */
+export function countLinesInBytes(bytes: Buffer): number {
+  if (bytes.length === 0) return 0;
+  let lines = 1;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
+}
+
 // Per byte: 1 = an ASCII space, 2 = the first byte of a possible multi-byte Unicode space, 0 = neither.
 const SPACE_CLASS = new Uint8Array(256);
 for (const c of [9, 10, 11, 12, 13, 32]) SPACE_CLASS[c] = 1;
@@ -104,7 +112,26 @@ export function firstHeading(text: string): string | null {
 
 /** A plan's title: its first heading without a leading "Plan:", else the file name without `.md`. */
 export function planTitle(text: string, filename: string): string {
-  const heading = firstHeading(text);
+  return titleFrom(firstHeading(text), filename);
+}
+
+function titleFrom(heading: string | null, filename: string): string {
   const title = heading?.replace(/^plan:\s*/i, '').trim();
   return title ? title : filename.replace(/\.md$/i, '');
+}
+
+const TITLE_HEAD_BYTES = 16 * 1024;
+
+/**
+ * planTitle() of UTF-8 bytes, decoding only the complete lines of the first 16 KiB when the heading is
+ * there (it nearly always is): a prefix of whole lines has the same first heading as the whole text,
+ * and no heading in it (or a fence left open) means the whole text is decoded after all.
+ */
+export function planTitleFromBytes(bytes: Buffer, filename: string): string {
+  if (bytes.length > TITLE_HEAD_BYTES) {
+    const end = bytes.lastIndexOf(0x0a, TITLE_HEAD_BYTES);
+    const heading = end > 0 ? firstHeading(bytes.toString('utf8', 0, end)) : null;
+    if (heading !== null) return titleFrom(heading, filename);
+  }
+  return planTitle(bytes.toString('utf8'), filename);
 }

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createdTime, readRegularFileSync } from '../files.js';
 import { foldCase } from '../fold.js';
-import { countLines, countWords, planTitle } from '../markdown/text.js';
+import { countLinesInBytes, countWords, planTitleFromBytes } from '../markdown/text.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
 
 /** What the listing needs of a plan; small, and persisted between runs (planCache.ts). */
@@ -21,10 +21,11 @@ export interface PlanFacts {
 
 export interface PlanFileRecord extends PlanFacts {
   /**
-   * The text as read, until it is folded. Folding (and the trigram filter) is only for search, so it is
-   * done after the first answers, in the background (see PlanStore.prepareSearch()).
+   * The bytes as read, until they are decoded and folded. That is only for search, so it is done after
+   * the first answers, in the background (see PlanStore.scheduleFilters()); the listing is measured on
+   * the bytes (decoding thousands of plans at start cost more than reading them).
    */
-  text: string | null;
+  bytes: Buffer | null;
   /** Case-folded content, kept so a content search never touches the disk; null until prepared. */
   folded: string | null;
   /** Trigram filter of `folded`: most documents are ruled out without scanning their text. */
@@ -44,15 +45,15 @@ export function readPlanFile(filepath: string): PlanFileRecord | null {
   return {
     filename,
     filepath,
-    title: planTitle(file.text, filename),
+    title: planTitleFromBytes(file.bytes, filename),
     size: file.stats.size,
     modifiedMs: file.stats.mtimeMs,
     ino: file.stats.ino,
     modified: file.stats.mtime.toISOString(),
     created: createdTime(file.stats).toISOString(),
-    lineCount: countLines(file.text),
+    lineCount: countLinesInBytes(file.bytes),
     wordCount: countWords(file.bytes),
-    text: file.text,
+    bytes: file.bytes,
     folded: null,
     bloom: null,
   };
@@ -68,7 +69,7 @@ export function planFacts(r: PlanFacts): PlanFacts {
 
 /** A record known from an earlier run: its text is read when search first needs it. */
 export function recordFromFacts(facts: PlanFacts): PlanFileRecord {
-  return { ...planFacts(facts), text: null, folded: null, bloom: null };
+  return { ...planFacts(facts), bytes: null, folded: null, bloom: null };
 }
 
 /**
@@ -77,9 +78,9 @@ export function recordFromFacts(facts: PlanFacts): PlanFileRecord {
  */
 export function foldedText(record: PlanFileRecord): string {
   if (record.folded === null) {
-    const text = record.text ?? readRegularFileSync(record.filepath)?.text ?? '';
-    record.folded = foldCase(text);
-    record.text = null;
+    const bytes = record.bytes ?? readRegularFileSync(record.filepath)?.bytes;
+    record.folded = foldCase(bytes?.toString('utf8') ?? '');
+    record.bytes = null;
   }
   return record.folded;
 }

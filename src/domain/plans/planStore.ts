@@ -337,8 +337,8 @@ async function readAll(
 
 /** Whether two reads of a plan hold the same text, as far as what is still kept of the older one tells. */
 function sameText(previous: PlanFileRecord, next: PlanFileRecord): boolean {
-  const text = next.text ?? '';
-  if (previous.text !== null) return previous.text === text;
-  if (previous.folded !== null) return previous.folded === foldCase(text);
+  const bytes = next.bytes ?? Buffer.alloc(0);
+  if (previous.bytes !== null) return previous.bytes.equals(bytes);
+  if (previous.folded !== null) return previous.folded === foldCase(bytes.toString('utf8'));
   return false;
 }

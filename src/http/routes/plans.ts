@@ -12,9 +12,9 @@ export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
   const planList = new CachedJson(() => viewer.plans.version, () => ({ plans: viewer.plans.list() }));
 
   typed.get('/api/plans', { schema: routes.plans }, (request, reply) => planList.send(request, reply));
-  // Built now, before the server listens: right after start the first request would otherwise share the
-  // event loop with the watchers' crawl and the memory scan while it serializes the list.
-  planList.current();
+  // Built as soon as the first scan is done, before the server listens: right after start the first
+  // request would otherwise share the event loop with the watchers' crawl while it serializes the list.
+  void viewer.loaded.then(() => planList.current());
 
   typed.get('/api/plans/:filename/content', { schema: routes.planContent }, async (request, reply) => {
     const content = await viewer.plans.content(request.params.filename);
