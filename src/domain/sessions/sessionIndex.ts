@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
-import { buildView, sameView, type IndexView, type TrackedFile } from './indexView.js';
+import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { isSlug } from './values.js';
 import { discoverLogs, isFolderName, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import {
@@ -98,6 +98,8 @@ export class SessionIndex {
   private view: IndexView;
   /** Files or folders changed since the view was last built. */
   private dirty = false;
+  /** Files whose grown facts can be laid over the view (see patchView) instead of a rebuild. */
+  private patches: TrackedFile[] = [];
   private readonly fileLocks = new KeyedLock();
   private readonly chunkBytes: number;
   private readonly slot: ReadSlot;
@@ -342,14 +344,37 @@ export class SessionIndex {
         this.folders.set(folder, path.join(this.projectsDir, folder));
         this.dirty = true;
       }
-      // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters.
-      if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) this.dirty = true;
+      // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters,
+      // or lay the file over the view when it only grew and is now the newest (the usual append).
+      const tracked = this.files.get(file)!;
+      if (!this.dirty && previous !== undefined && extendsFacts(result.log.facts, previous.log.facts) && this.isNewest(file)) {
+        this.patches.push(tracked);
+      } else if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) {
+        this.dirty = true;
+      }
     }
+  }
+
+  /** Whether `file` comes last in buildView()'s order: the greatest mtime, ties by the greater path. */
+  private isNewest(file: string): boolean {
+    const mtime = this.files.get(file)?.log.mtimeMs;
+    if (mtime === undefined) return false;
+    for (const [other, tracked] of this.files) {
+      const m = tracked.log.mtimeMs;
+      if (other !== file && (m > mtime || (m === mtime && other > file))) return false;
+    }
+    return true;
   }
 
   /** Rebuilds the view after changes; true when any answer differs from before. */
   private publish(): boolean {
-    if (!this.dirty) return false;
+    const patches = this.patches;
+    this.patches = [];
+    if (!this.dirty) {
+      let changed = false;
+      for (const file of patches) if (patchView(this.view, file)) changed = true;
+      return changed;
+    }
     this.dirty = false;
     const next = buildView(this.files, this.folders);
     const changed = !sameView(this.view, next);
