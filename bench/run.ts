@@ -701,7 +701,10 @@ async function main(): Promise<void> {
     if (cold.readyMs === null) warn(`cold start: plan list never correct: ${JSON.stringify(cold.verdict)}`);
     console.log(`cold ready: ${cold.readyMs?.toFixed(0) ?? 'never'} ms, RSS ${(cold.rssBytes / MB).toFixed(0)} MB`);
 
-    // 4. Sequential latencies.
+    // 4. Sequential latencies, in steady state: once the server has gone idle after start (its search filters
+    // are built in the background within about a second; a search before that scans the folded texts).
+    const quietAfterStart = await waitQuiet(server.pid, 300, 3, 10_000);
+    if (!quietAfterStart) warn('the server did not go idle within 10 s of ready; latencies include start-up work');
     const client = new RawClient(port);
     const lat: Record<string, EndpointResult> = {};
     const rare = encodeURIComponent(facts.rare.word);

@@ -7,7 +7,7 @@ import { PlanCache } from './domain/plans/planCache.js';
 import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
 import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { ScanWorkers } from './domain/sessions/scanWorkers.js';
-import { SessionIndex } from './domain/sessions/sessionIndex.js';
+import { refreshesInWorkers, SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { Watchers } from './watch/watchers.js';
 
@@ -96,12 +96,18 @@ export class Viewer {
   static async create(options: ViewerOptions): Promise<Viewer> {
     const projectsDir = path.join(options.claudeDir, 'projects');
     const workers = new ScanWorkers(options.logger);
-    // They boot while the caches below are read.
-    workers.prestart();
     const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
     const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
-    const sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
+    let sessions: SessionIndex;
+    if (refreshesInWorkers(projectsDir)) {
+      // A large home: the workers boot now, while the plan cache is read, and they parse the persisted
+      // index themselves as the first refresh starts.
+      workers.prestart();
+      sessions = new SessionIndex({ ...indexOptions, snapshotFile: cache?.file ?? null });
+    } else {
+      sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
+    }
     const viewer = new Viewer(options, sessions, cache, planCache, workers);
     viewer.plans.restore(planCache?.load() ?? []);
     options.trace?.('caches loaded');
@@ -162,7 +168,9 @@ export class Viewer {
       // Search preparation first (~0.3 s for 3,000 plans, in slices): searches right after start are
       // fast sooner, and the crawl does not compete with it. Changes meanwhile: see rescanAll() below.
       await this.plans.searchPrepared();
+      if (this.closed) return;
       await this.watchers.start(this.plans.folderList);
+      if (this.closed) return void (await this.watchers.close());
       await this.rescanAll();
     } catch (error) {
       this.options.logger.warn(`file watching could not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -248,8 +256,15 @@ export class Viewer {
     this.memoryChanged();
   }
 
+  private closed = false;
+
+  /**
+   * Stops watching and saves what is unsaved. It does not wait for background work still under way (the
+   * watchers' crawl, search preparation): that runs on unref'd timers, and once the server has closed
+   * nothing keeps the process alive for it, so waiting could leave the caches unsaved.
+   */
   async close(): Promise<void> {
-    await this.watching;
+    this.closed = true;
     await this.watchers?.close();
     if (this.saveTimer) {
       clearTimeout(this.saveTimer);
@@ -260,10 +275,20 @@ export class Viewer {
     await this.scanWorkers.close();
   }
 
+  private saveDue = Infinity;
+
+  /** Saves the caches in `delayMs`, or sooner if a save is already due sooner. */
   private scheduleCacheSave(delayMs = CACHE_SAVE_DELAY_MS): void {
-    if ((!this.indexCache && !this.planCache) || this.saveTimer) return;
+    if (!this.indexCache && !this.planCache) return;
+    const due = performance.now() + delayMs;
+    if (this.saveTimer) {
+      if (due >= this.saveDue) return;
+      clearTimeout(this.saveTimer);
+    }
+    this.saveDue = due;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
+      this.saveDue = Infinity;
       void this.saveCaches();
     }, delayMs);
     this.saveTimer.unref();

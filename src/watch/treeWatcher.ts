@@ -53,7 +53,7 @@ const DELIVER_SLICE = 32;
 const RESCAN_DEBOUNCE_MS = 100;
 
 export class TreeWatcher {
-  /** The per-directory watches (named like the chokidar instance it replaced; tests reach into it). */
+  /** The per-directory watches (tests reach into it). */
   readonly watcher: DirWatchSet;
   private readonly files: KeyedDebouncer;
   private readonly started: Promise<void>;

@@ -40,6 +40,7 @@ export class Watchers {
   ) {}
 
   async start(planFolders: readonly string[]): Promise<void> {
+    if (this.closed) return;
     const projectsDir = path.join(this.target.options.claudeDir, 'projects');
     this.projectsWatcher = new TreeWatcher(projectsDir, {
       depth: PROJECTS_DEPTH,

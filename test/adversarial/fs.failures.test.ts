@@ -55,17 +55,17 @@ describe('an injected watcher error (ENOSPC)', () => {
     const stream = await subscribe(s.port);
     try {
       const internals = (s.viewer as unknown as Internals).watchers;
-      const chokidars = [...internals.planWatchers.values(), internals.projectsWatcher!].map((w) => w.watcher);
-      // The error arrives through the watcher, as chokidar reports a failed inotify_add_watch.
-      for (const w of chokidars) w.emit('error', enospc());
-      chokidars[0]!.emit('error', enospc());
+      const watches = [...internals.planWatchers.values(), internals.projectsWatcher!].map((w) => w.watcher);
+      // The error arrives through the watcher, as the kernel reports a failed inotify_add_watch.
+      for (const w of watches) w.emit('error', enospc());
+      watches[0]!.emit('error', enospc());
       const failures = s.warnings.filter((w) => w.includes('file watching failed'));
       expect(failures).toHaveLength(1);
       expect(failures[0]).toContain('ENOSPC');
       expect((await request(s.port, { path: '/api/plans' })).status).toBe(200);
 
       // Now the watchers really are dead: nothing reaches the viewer except the fallback rescans.
-      await Promise.all(chokidars.map((w) => w.close()));
+      await Promise.all(watches.map((w) => w.close()));
       const plansBefore = stream.count('plans');
       await home.plan('second.md', '# Second\n');
       await home.write(`projects/${encodeCwd(repo)}/${uuid(2)}.jsonl`, `${conversationLine(repo, uuid(2), 'second')}\n`);

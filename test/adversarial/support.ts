@@ -20,7 +20,7 @@ interface WatcherInternals {
   } | null;
 }
 
-/** Every directory the viewer's chokidar watchers hold (test-only look at private state). */
+/** Every directory the viewer's watchers hold (test-only look at private state). */
 export function watchedDirs(viewer: Viewer): string[] {
   const w = (viewer as unknown as WatcherInternals).watchers;
   if (!w) return [];

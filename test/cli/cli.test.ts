@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,18 @@ describe('serving', () => {
     expect(plans.find((p) => p.filename === 'linked-plan.md')!.project).toBe('webapp');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
+  });
+
+  it('saves its caches when stopped right after start (SIGINT), so the next start is warm', async () => {
+    const cache = path.join(home.root, 'xdg-cache');
+    const run = runCli(['--port', '0', '--claude-dir', home.claude], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+    await bannerUrl(run);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    const files = (await readdir(path.join(cache, 'plan-memory-viewer'))).sort();
+    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.json$/, ''))).toEqual(['plans', 'session-index']);
+    const plans = JSON.parse(await readFile(path.join(cache, 'plan-memory-viewer', files[0]!), 'utf8')) as { plans: { filename: string }[] };
+    expect(plans.plans.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
   });
 
   it('resolves a relative --claude-dir against the current directory, and honours CLAUDE_CONFIG_DIR', async () => {

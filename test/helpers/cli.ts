@@ -16,7 +16,7 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...(options.env ?? process.env), XDG_CACHE_HOME: TEST_CACHE }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...(options.env ?? process.env), XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? TEST_CACHE }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

@@ -12,7 +12,7 @@ import {
   bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { readSnapshot, writeSnapshot } from './snapshot.js';
+import { loadSnapshotLogs, readSnapshot, writeSnapshot } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -35,6 +35,11 @@ export interface SessionIndexOptions {
   workers?: ScanWorkers | null;
   /** Reads of at least this many bytes in one update go to the workers (tests lower it to 0). */
   workerThresholdBytes?: number;
+  /**
+   * A persisted index (SessionIndexCache's file) for the first refresh to start from. With workers it is
+   * parsed and checked there, off the main thread (a heavy home's is ~1.5 MB of JSON).
+   */
+  snapshotFile?: string | null;
 }
 
 export interface SessionScanStats {
@@ -77,6 +82,22 @@ function isDirectory(dir: string): boolean {
   }
 }
 
+/** The project folder keys, or null when the projects dir cannot be listed (the walk reports why). */
+function listProjectFolders(projectsDir: string): string[] | null {
+  try {
+    return readdirSync(projectsDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && isFolderName(e.name))
+      .map((e) => e.name);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a full refresh of this projects dir is done by worker threads (so they are worth starting early). */
+export function refreshesInWorkers(projectsDir: string): boolean {
+  return (listProjectFolders(projectsDir)?.length ?? 0) >= WORKER_MIN_FOLDERS;
+}
+
 /** The job that brings `file` up to date, null when it is unchanged, 'gone' when it is no regular file. */
 function jobFor(file: string, previous: TrackedLog | null): SizedJob | null | 'gone' {
   let st;
@@ -105,6 +126,7 @@ export class SessionIndex {
   private readonly slot: ReadSlot;
   private readonly workers: ScanWorkers | null;
   private readonly workerThreshold: number;
+  private pendingSnapshot: string | null;
   private refreshTail: Promise<unknown> = Promise.resolve();
   private readonly warned = new Set<string>();
   private bytesRead = 0;
@@ -117,6 +139,7 @@ export class SessionIndex {
     this.slot = createReadSlot(this.chunkBytes);
     this.workers = options.workers ?? null;
     this.workerThreshold = options.workerThresholdBytes ?? WORKER_THRESHOLD_BYTES;
+    this.pendingSnapshot = options.snapshotFile ?? null;
     this.view = buildView(this.files, this.folders);
   }
 
@@ -197,13 +220,16 @@ export class SessionIndex {
   }
 
   private async refreshNow(): Promise<boolean> {
+    const snapshot = this.pendingSnapshot;
+    this.pendingSnapshot = null;
     if (this.workers !== null) {
-      const folders = this.listFolders();
-      if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0)) {
-        await this.refreshInWorkers(this.workers, folders);
+      const folders = listProjectFolders(this.projectsDir);
+      if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0 || snapshot !== null)) {
+        await this.refreshInWorkers(this.workers, folders, snapshot);
         return this.publish();
       }
     }
+    if (snapshot !== null) this.restoreSnapshot(snapshot);
     const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message));
     this.setFolders(found.folders);
     // Known files missing from the listing are synced too: their own lstat decides that they are gone,
@@ -214,15 +240,15 @@ export class SessionIndex {
     return this.publish();
   }
 
-  /** The project folder keys, or null when the projects dir cannot be listed (the walk reports why). */
-  private listFolders(): string[] | null {
-    try {
-      return readdirSync(this.projectsDir, { withFileTypes: true })
-        .filter((e) => e.isDirectory() && isFolderName(e.name))
-        .map((e) => e.name);
-    } catch {
-      return null;
+  /** Takes the snapshot's files as known state (the main-thread path of a first refresh). */
+  private restoreSnapshot(file: string): void {
+    const { files, warning } = loadSnapshotLogs(file, this.projectsDir);
+    if (warning !== null) this.warnOnce(warning);
+    for (const [abs, log] of files ?? []) {
+      const folder = relativeSegments(this.projectsDir, abs)?.[0];
+      if (folder !== undefined && !this.files.has(abs)) this.files.set(abs, { folder, log });
     }
+    this.dirty = true;
   }
 
   /**
@@ -230,7 +256,7 @@ export class SessionIndex {
    * this thread is busy loading the server and reading plans. Results computed from a state that an
    * updateFile() replaced meanwhile are dropped (the newer state stays).
    */
-  private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
+  private async refreshInWorkers(workers: ScanWorkers, folders: string[], snapshot: string | null): Promise<void> {
     this.setFolders(folders);
     const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
     const sent = new Map<string, TrackedLog>();
@@ -244,7 +270,7 @@ export class SessionIndex {
       state.weight++;
       sent.set(file, tracked.log);
     }
-    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes);
+    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes, snapshot);
     for (const warning of scan.warnings) this.warnOnce(warning);
     const seen = new Set<string>();
     for (const [file, result] of scan.files) {
