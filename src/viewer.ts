@@ -99,15 +99,9 @@ export class Viewer {
     const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
     const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
-    let sessions: SessionIndex;
-    if (refreshesInWorkers(projectsDir)) {
-      // A large home: the workers boot now, while the plan cache is read, and they parse the persisted
-      // index themselves as the first refresh starts.
-      workers.prestart();
-      sessions = new SessionIndex({ ...indexOptions, snapshotFile: cache?.file ?? null });
-    } else {
-      sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
-    }
+    // On a large home the workers do the first scan: they boot while the caches are read.
+    if (refreshesInWorkers(projectsDir)) workers.prestart();
+    const sessions = (await cache?.load(indexOptions)) ?? new SessionIndex(indexOptions);
     const viewer = new Viewer(options, sessions, cache, planCache, workers);
     viewer.plans.restore(planCache?.load() ?? []);
     options.trace?.('caches loaded');

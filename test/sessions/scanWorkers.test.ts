@@ -1,6 +1,6 @@
 // The worker-thread path of the session index must give exactly the answers of the main-thread path:
 // same links, same folders, same incremental offsets, whatever the split between workers.
-import { appendFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScanWorkers } from '../../src/domain/sessions/scanWorkers.js';
@@ -72,33 +72,6 @@ describe('session logs read by worker threads', () => {
     expect(inWorkers.linkForPlan('later-slug.md')?.sessionId).toBe(SID_A);
     expect(inWorkers.linkForPlan('slug-number-2.md')).toBeNull();
     expect(warnings).toEqual([]);
-  });
-
-  it('restart from a persisted index parsed in the workers, reading only appended bytes', async () => {
-    await writeLogs();
-    const first = new SessionIndex({ projectsDir: home.projectsDir });
-    await first.refresh();
-    const snapshotFile = `${home.root}/index.json`;
-    await writeFile(snapshotFile, JSON.stringify(first.toJSON()));
-    const file = `${home.projectsDir}/${FOLDERS[1]}/${SID_B}.jsonl`;
-    const line = conversationLine({ sessionId: SID_B, cwd: '/home/a/src/two', slug: 'after-restart' });
-    await appendFile(file, line);
-
-    const restarted = new SessionIndex({ projectsDir: home.projectsDir, workers, workerThresholdBytes: 0, snapshotFile });
-    await restarted.refresh();
-    const reference = new SessionIndex({ projectsDir: home.projectsDir });
-    await reference.refresh();
-    expect(answers(restarted)).toEqual(answers(reference));
-    expect(restarted.linkForPlan('after-restart.md')?.sessionId).toBe(SID_B);
-    expect(restarted.scanStats().bytesRead).toBeLessThan(Buffer.byteLength(line) + 64);
-    expect(workers.filesRead).toBe(1);
-
-    // A corrupt snapshot is reported once and the logs are read from scratch.
-    await writeFile(snapshotFile, '{"format":');
-    const rebuilt = new SessionIndex({ projectsDir: home.projectsDir, workers, workerThresholdBytes: 0, snapshotFile, logger: { warn: (m) => warnings.push(m) } });
-    await rebuilt.refresh();
-    expect(answers(rebuilt)).toEqual(answers(reference));
-    expect(warnings).toEqual([`ignoring the session index cache ${snapshotFile}: corrupt; rebuilding it`]);
   });
 
   it('fall back to the main thread when a worker cannot run, with one warning', async () => {

@@ -2,9 +2,8 @@
 // answering) and posts back what each says. Bundled on its own as dist/scanWorker.js.
 import { parentPort } from 'node:worker_threads';
 import { discoverLogsSync } from './logFiles.js';
-import { createReadSlot, readLog, type ReadResult } from './logReader.js';
-import { folderScanResult, previousForScan, type FolderScan, type FoldersRequest, type ScanRequest, type ScanResponse } from './scanProtocol.js';
-import { loadSnapshotLogs } from './snapshot.js';
+import { createReadSlot, readLog } from './logReader.js';
+import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('scanWorker.js runs only as a worker thread');
@@ -12,12 +11,10 @@ if (port === null) throw new Error('scanWorker.js runs only as a worker thread')
 function scanFolders(request: FoldersRequest): FolderScan {
   const slot = createReadSlot(request.chunkBytes);
   const warnings: string[] = [];
-  const { previous, restored } = previousForScan(request, warnings, loadSnapshotLogs);
-  const files: [string, ReadResult][] = [];
+  const files: [string, ReturnType<typeof readLog>][] = [];
   for (const folder of request.folders) {
     for (const file of discoverLogsSync(request.projectsDir, [folder], (m) => warnings.push(m)).files) {
-      const known = previous.get(file) ?? null;
-      files.push([file, folderScanResult(readLog(file, known, slot), known, restored)]);
+      files.push([file, readLog(file, request.previous.get(file) ?? null, slot)]);
     }
   }
   return { files, warnings };

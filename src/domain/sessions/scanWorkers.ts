@@ -6,8 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { discoverLogs } from './logFiles.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
-import { folderScanResult, previousForScan, type FolderScan, type ScanJob, type ScanRequest, type ScanResponse } from './scanProtocol.js';
-import { loadSnapshotLogs } from './snapshot.js';
+import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
 /** A job with the bytes it is expected to read, used to share work evenly between workers. */
@@ -88,7 +87,7 @@ class ScanThread {
 }
 
 export class ScanWorkers {
-  /** Files whose bytes worker threads read so far (not those found unchanged, nor main-thread fallbacks). */
+  /** Files read by worker threads so far (not those found unchanged, nor main-thread fallbacks). */
   filesRead = 0;
   private threads: ScanThread[] = [];
   private idleTimer: NodeJS.Timeout | null = null;
@@ -130,7 +129,7 @@ export class ScanWorkers {
    * Finds and reads the logs of whole project folders, the walk included, shared between the workers by
    * weight. This is the start-up scan: the main thread meanwhile loads the server and reads the plans.
    */
-  async scanFolders(projectsDir: string, folders: readonly FolderState[], chunkBytes: number, snapshotFile: string | null = null): Promise<FolderScan> {
+  async scanFolders(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
     if (folders.length === 0) return { files: [], warnings: [] };
     return this.parallel(
       async (threads) => {
@@ -138,16 +137,14 @@ export class ScanWorkers {
         const scans = await Promise.all(shares.map(async (share, i) => {
           if (share.length === 0) return { files: [], warnings: [] };
           const previous = new Map(share.flatMap((f) => [...f.previous]));
-          const response = await threads[i]!.request({
-            kind: 'folders', chunkBytes, projectsDir, folders: share.map((f) => f.folder), previous, snapshotFile,
-          });
+          const response = await threads[i]!.request({ kind: 'folders', chunkBytes, projectsDir, folders: share.map((f) => f.folder), previous });
           return 'scan' in response ? response.scan : { files: [], warnings: [] };
         }));
         const merged: FolderScan = { files: scans.flatMap((x) => x.files), warnings: scans.flatMap((x) => x.warnings) };
-        this.filesRead += merged.files.filter(([, result]) => result.kind === 'read' && result.bytesRead > 0).length;
+        this.filesRead += merged.files.filter(([, result]) => result.kind === 'read').length;
         return merged;
       },
-      () => scanFoldersInSlices(projectsDir, folders, chunkBytes, snapshotFile),
+      () => scanFoldersInSlices(projectsDir, folders, chunkBytes),
     );
   }
 
@@ -235,18 +232,14 @@ export async function readInSlices(jobs: readonly ScanJob[], chunkBytes: number)
 }
 
 /** scanFolders() on the main thread, in slices. */
-async function scanFoldersInSlices(
-  projectsDir: string, folders: readonly FolderState[], chunkBytes: number, snapshotFile: string | null,
-): Promise<FolderScan> {
+async function scanFoldersInSlices(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
   const warnings: string[] = [];
-  const given = new Map(folders.flatMap((f) => [...f.previous]));
-  const { previous, restored } = previousForScan({ previous: given, snapshotFile, projectsDir }, warnings, loadSnapshotLogs);
   const jobs: ScanJob[] = [];
-  for (const { folder } of folders) {
+  for (const { folder, previous } of folders) {
     for (const file of (await discoverLogs(projectsDir, [folder], (m) => warnings.push(m))).files) {
       jobs.push({ file, previous: previous.get(file) ?? null });
     }
   }
   const results = await readInSlices(jobs, chunkBytes);
-  return { files: jobs.map((job, i) => [job.file, folderScanResult(results[i]!, job.previous, restored)]), warnings };
+  return { files: jobs.map((job, i) => [job.file, results[i]!]), warnings };
 }

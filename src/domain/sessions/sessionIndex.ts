@@ -12,7 +12,7 @@ import {
   bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { loadSnapshotLogs, readSnapshot, writeSnapshot } from './snapshot.js';
+import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -35,11 +35,6 @@ export interface SessionIndexOptions {
   workers?: ScanWorkers | null;
   /** Reads of at least this many bytes in one update go to the workers (tests lower it to 0). */
   workerThresholdBytes?: number;
-  /**
-   * A persisted index (SessionIndexCache's file) for the first refresh to start from. With workers it is
-   * parsed and checked there, off the main thread (a heavy home's is ~1.5 MB of JSON).
-   */
-  snapshotFile?: string | null;
 }
 
 export interface SessionScanStats {
@@ -126,7 +121,6 @@ export class SessionIndex {
   private readonly slot: ReadSlot;
   private readonly workers: ScanWorkers | null;
   private readonly workerThreshold: number;
-  private pendingSnapshot: string | null;
   private refreshTail: Promise<unknown> = Promise.resolve();
   private readonly warned = new Set<string>();
   private bytesRead = 0;
@@ -139,7 +133,6 @@ export class SessionIndex {
     this.slot = createReadSlot(this.chunkBytes);
     this.workers = options.workers ?? null;
     this.workerThreshold = options.workerThresholdBytes ?? WORKER_THRESHOLD_BYTES;
-    this.pendingSnapshot = options.snapshotFile ?? null;
     this.view = buildView(this.files, this.folders);
   }
 
@@ -220,16 +213,13 @@ export class SessionIndex {
   }
 
   private async refreshNow(): Promise<boolean> {
-    const snapshot = this.pendingSnapshot;
-    this.pendingSnapshot = null;
     if (this.workers !== null) {
       const folders = listProjectFolders(this.projectsDir);
-      if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0 || snapshot !== null)) {
-        await this.refreshInWorkers(this.workers, folders, snapshot);
+      if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0)) {
+        await this.refreshInWorkers(this.workers, folders);
         return this.publish();
       }
     }
-    if (snapshot !== null) this.restoreSnapshot(snapshot);
     const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message));
     this.setFolders(found.folders);
     // Known files missing from the listing are synced too: their own lstat decides that they are gone,
@@ -240,23 +230,12 @@ export class SessionIndex {
     return this.publish();
   }
 
-  /** Takes the snapshot's files as known state (the main-thread path of a first refresh). */
-  private restoreSnapshot(file: string): void {
-    const { files, warning } = loadSnapshotLogs(file, this.projectsDir);
-    if (warning !== null) this.warnOnce(warning);
-    for (const [abs, log] of files ?? []) {
-      const folder = relativeSegments(this.projectsDir, abs)?.[0];
-      if (folder !== undefined && !this.files.has(abs)) this.files.set(abs, { folder, log });
-    }
-    this.dirty = true;
-  }
-
   /**
    * The full refresh with the walk, the lstat of every log and the reads all in the workers: at start
    * this thread is busy loading the server and reading plans. Results computed from a state that an
    * updateFile() replaced meanwhile are dropped (the newer state stays).
    */
-  private async refreshInWorkers(workers: ScanWorkers, folders: string[], snapshot: string | null): Promise<void> {
+  private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
     this.setFolders(folders);
     const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
     const sent = new Map<string, TrackedLog>();
@@ -270,7 +249,7 @@ export class SessionIndex {
       state.weight++;
       sent.set(file, tracked.log);
     }
-    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes, snapshot);
+    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes);
     for (const warning of scan.warnings) this.warnOnce(warning);
     const seen = new Set<string>();
     for (const [file, result] of scan.files) {

@@ -1,11 +1,10 @@
 // The persisted form of the session index: per-file state with read offsets, so a restart reads only
 // what was appended since. Input is untrusted (a stale, corrupt or foreign cache): anything off -> null.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments } from './logFiles.js';
-import type { LogFacts, TrackedLog } from './logReader.js';
+import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
 const VERSION = 1;
@@ -120,26 +119,4 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     files.set(file[0], file[1]);
   }
   return { folders, files };
-}
-
-/**
- * The logs a snapshot file describes (for a folder scan), or the warning that says why it is not used;
- * a missing file is simply no state. The same warnings as SessionIndexCache.load().
- */
-export function loadSnapshotLogs(file: string, projectsDir: string): { files: Map<string, TrackedLog> | null; warning: string | null } {
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch {
-    return { files: null, warning: null };
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return { files: null, warning: `ignoring the session index cache ${file}: corrupt; rebuilding it` };
-  }
-  const state = readSnapshot(data, path.resolve(projectsDir));
-  if (state === null) return { files: null, warning: `ignoring the session index cache ${file}: not a valid index; rebuilding it` };
-  return { files: new Map([...state.files].map(([abs, tracked]) => [abs, tracked.log])), warning: null };
 }
