@@ -7,7 +7,8 @@ import { PlanCache } from './domain/plans/planCache.js';
 import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
 import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { ScanWorkers } from './domain/sessions/scanWorkers.js';
-import { refreshesInWorkers, SessionIndex } from './domain/sessions/sessionIndex.js';
+import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
+import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { Watchers } from './watch/watchers.js';
 

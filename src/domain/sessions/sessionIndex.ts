@@ -1,15 +1,14 @@
 // The slug -> session -> cwd index over Claude Code's session logs: which session wrote a plan, and which
 // project (cwd) each session and each projects/<folder> belongs to. Logs are read incrementally.
-import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
-import { isSlug } from './values.js';
-import { discoverLogs, isFolderName, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
+import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
+import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import {
-  bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+  createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
@@ -51,61 +50,6 @@ export interface SessionScanStats {
  * copy and scan, and they are read in slices between which requests are answered.
  */
 const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
-/** A full refresh of at least this many project folders walks them in the workers too. */
-const WORKER_MIN_FOLDERS = 8;
-const AGENT_MARK = '-agent-';
-const AGENT_ID_RE = /^[A-Za-z0-9_-]+$/;
-
-/** Slugs a plan file name can stand for: `<slug>.md` first, then `<slug>-agent-<id>.md` splits. */
-function candidateSlugs(planFilename: string): string[] {
-  if (!planFilename.endsWith('.md')) return [];
-  const base = planFilename.slice(0, -3);
-  const slugs = isSlug(base) ? [base] : [];
-  // A slug may itself contain "-agent-" (prompt-seeded slugs), so every split is a candidate.
-  for (let at = base.lastIndexOf(AGENT_MARK); at > 0; at = base.lastIndexOf(AGENT_MARK, at - 1)) {
-    const slug = base.slice(0, at);
-    if (isSlug(slug) && AGENT_ID_RE.test(base.slice(at + AGENT_MARK.length))) slugs.push(slug);
-  }
-  return slugs;
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return lstatSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** The project folder keys, or null when the projects dir cannot be listed (the walk reports why). */
-function listProjectFolders(projectsDir: string): string[] | null {
-  try {
-    return readdirSync(projectsDir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && isFolderName(e.name))
-      .map((e) => e.name);
-  } catch {
-    return null;
-  }
-}
-
-/** Whether a full refresh of this projects dir is done by worker threads (so they are worth starting early). */
-export function refreshesInWorkers(projectsDir: string): boolean {
-  return (listProjectFolders(projectsDir)?.length ?? 0) >= WORKER_MIN_FOLDERS;
-}
-
-/** The job that brings `file` up to date, null when it is unchanged, 'gone' when it is no regular file. */
-function jobFor(file: string, previous: TrackedLog | null): SizedJob | null | 'gone' {
-  let st;
-  try {
-    st = lstatSync(file);
-  } catch {
-    return 'gone';
-  }
-  if (!st.isFile()) return 'gone';
-  if (previous !== null && st.size === previous.size && st.mtimeMs === previous.mtimeMs && st.ino === previous.ino) return null;
-  return { file, previous, bytes: bytesToRead(st, previous) };
-}
-
 export class SessionIndex {
   private readonly projectsDir: string;
   private readonly logger: Logger;
