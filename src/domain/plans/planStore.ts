@@ -275,20 +275,8 @@ export class PlanStore {
         record.bloom = buildTrigramBloom(foldedText(record));
         if (performance.now() > deadline) return this.scheduleFilters();
       }
-      for (const resolve of this.prepWaiters.splice(0)) resolve();
     });
     this.filterTimer.unref();
-  }
-
-  private readonly prepWaiters: (() => void)[] = [];
-
-  /** Resolves once every plan is ready for search (after startSearchPrep(); at once when nothing is pending). */
-  searchPrepared(): Promise<void> {
-    if (this.filtersReady) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.prepWaiters.push(resolve);
-      this.scheduleFilters();
-    });
   }
 
   private changed(change: PlanChange, visible: boolean): PlanChange {
