@@ -1,14 +1,11 @@
 // The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
-import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { lastPathSegment, readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
-import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
-import {
-  foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord,
-} from './planFile.js';
+import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
+import { listPlanPaths, readAll, sameText } from './planReads.js';
 
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
@@ -287,58 +284,4 @@ export class PlanStore {
     for (const listener of this.listeners) listener(change);
     return change;
   }
-}
-
-/** Plan file paths directly inside a folder; a missing or unreadable folder has none. */
-function listPlanPaths(folder: string): string[] {
-  try {
-    const entries = readdirSync(folder, { withFileTypes: true });
-    // Symlinks are kept here and judged by readPlanFile's fstat: a link to a regular file is a plan.
-    return entries
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && isPlanFileName(e.name))
-      .map((e) => path.join(folder, e.name));
-  } catch {
-    return [];
-  }
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
-}
-
-/** Whether a record still describes the file: a plan only changes by a write, which moves one of these. */
-function unmoved(record: PlanFileRecord, stats: Stats | null): boolean {
-  return stats !== null && stats.isFile() && stats.mtimeMs === record.modifiedMs && stats.size === record.size &&
-    stats.ino === record.ino;
-}
-
-/**
- * Brings each path up to date: a known record whose file did not move is kept (one stat), anything else
- * is read (null: gone or unreadable). Synchronous reads, in time slices between which requests are
- * answered: a plan is a few KB, and an await per file cost more than reading it.
- */
-async function readAll(
-  paths: readonly string[],
-  known: (filepath: string) => PlanFileRecord | undefined,
-): Promise<Map<string, PlanFileRecord | null>> {
-  const slicer = new TimeSlicer();
-  const out = new Map<string, PlanFileRecord | null>();
-  for (const filepath of paths) {
-    await slicer.maybeYield();
-    const previous = known(filepath);
-    out.set(filepath, previous && unmoved(previous, statOrNull(filepath)) ? previous : readPlanFile(filepath));
-  }
-  return out;
-}
-
-/** Whether two reads of a plan hold the same text, as far as what is still kept of the older one tells. */
-function sameText(previous: PlanFileRecord, next: PlanFileRecord): boolean {
-  const bytes = next.bytes ?? Buffer.alloc(0);
-  if (previous.bytes !== null) return previous.bytes.equals(bytes);
-  if (previous.folded !== null) return previous.folded === foldCase(bytes.toString('utf8'));
-  return false;
 }
