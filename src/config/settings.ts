@@ -1,5 +1,6 @@
 // Claude Code settings files, read leniently: a missing or malformed file is "no setting", never an error.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { withRegularFileSync } from '../domain/files.js';
 import path from 'node:path';
 import type { Logger } from '../domain/types.js';
 
@@ -12,6 +13,7 @@ export interface FoundSetting {
 }
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
+const TOO_LARGE = Symbol('too large');
 
 /**
  * Parses one settings file; null when it is missing, too large, not JSON or not an object. Synchronous:
@@ -19,27 +21,12 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  * a promise round trip per file added up to most of a second.
  */
 export function readSettingsFileSync(file: string, logger?: Logger): Record<string, unknown> | null {
-  let raw: string;
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO named settings.json must not hang the viewer waiting for a writer; fstat then
-    // rejects it (and directories) before anything is read.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
+  // A FIFO named settings.json is skipped, never waited on (see withRegularFileSync).
+  const raw = withRegularFileSync(file, (fd, stats) => (stats.size > MAX_SETTINGS_BYTES ? TOO_LARGE : readFileSync(fd, 'utf8')));
+  if (raw === null) return null;
+  if (raw === TOO_LARGE) {
+    logger?.warn(`ignoring ${file}: larger than 1 MiB`);
     return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
-    if (stats.size > MAX_SETTINGS_BYTES) {
-      logger?.warn(`ignoring ${file}: larger than 1 MiB`);
-      return null;
-    }
-    raw = readFileSync(fd, 'utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
   }
   try {
     const parsed: unknown = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
@@ -49,10 +36,6 @@ export function readSettingsFileSync(file: string, logger?: Logger): Record<stri
     logger?.warn(`ignoring ${file}: not valid JSON`);
   }
   return null;
-}
-
-export async function readSettingsFile(file: string, logger?: Logger): Promise<Record<string, unknown> | null> {
-  return readSettingsFileSync(file, logger);
 }
 
 /** The settings files Claude Code consults for a project, highest precedence first. */

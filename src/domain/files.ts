@@ -1,7 +1,7 @@
 // File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
 // shrink between listing and reading. Every caller gets null instead of an exception or a hang.
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /**
  * Reads a regular file, or returns null when it is missing, not a regular file or unreadable.
@@ -28,10 +28,12 @@ export async function readRegularFile(file: string): Promise<{ text: string; sta
 }
 
 /**
- * readRegularFile() without the thread-pool round trips: for the thousands of small files read at start
- * (plans, memory topics) each await cost more than the read itself. Callers read in time slices.
+ * Opens `file` the way readRegularFile() does and hands the descriptor of a regular file to `use`;
+ * null when it is missing, not a regular file, or anything throws. Synchronous: for the thousands of
+ * small files read at start (plans, memory topics, settings) each await cost more than the read itself.
+ * Callers read in time slices.
  */
-export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats } | null {
+export function withRegularFileSync<T>(file: string, use: (fd: number, stats: Stats) => T): T | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -40,8 +42,7 @@ export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
-    return { bytes: readFileSync(fd), stats };
+    return stats.isFile() ? use(fd, stats) : null;
   } catch {
     return null;
   } finally {
@@ -53,10 +54,15 @@ export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats
   }
 }
 
+/** readRegularFile() without the thread-pool round trips (see withRegularFileSync). */
+export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats } | null {
+  return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }));
+}
+
 /** stat() that answers null instead of throwing. */
-export async function statOrNull(file: string): Promise<Stats | null> {
+export function statOrNull(file: string): Stats | null {
   try {
-    return await stat(file);
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readSettingsFile, settingsFilesFor } from '../../config/settings.js';
+import { readSettingsFileSync, settingsFilesFor } from '../../config/settings.js';
 import type { Logger } from '../types.js';
 
 export const SETTING_KEY = 'autoMemoryDirectory';
@@ -103,12 +103,12 @@ export interface MemorySetting {
 
 /** Reads settings files once per load: many cwds share one repository root. */
 export class SettingsReader {
-  private readonly cache = new Map<string, Promise<Record<string, unknown> | null>>();
+  private readonly cache = new Map<string, Record<string, unknown> | null>();
 
   constructor(private readonly claudeDir: string, private readonly homeDir: string, private readonly logger: Logger) {}
 
   /** `autoMemoryDirectory` from the user settings file. */
-  user(): Promise<MemorySetting | null> {
+  async user(): Promise<MemorySetting | null> {
     return this.fromFile(path.join(this.claudeDir, 'settings.json'));
   }
 
@@ -119,22 +119,20 @@ export class SettingsReader {
       if (!isDirectory(path.join(root, '.claude'))) continue;
       for (const { file, scope } of settingsFilesFor(root, this.claudeDir)) {
         if (scope === 'user') continue;
-        const found = await this.fromFile(file);
+        const found = this.fromFile(file);
         if (found) return found;
       }
     }
     return null;
   }
 
-  private async fromFile(file: string): Promise<MemorySetting | null> {
-    let pending = this.cache.get(file);
-    if (!pending) {
-      // Most repositories have no settings file: one sync stat answers that without an awaited read.
-      // Only regular files are read; a FIFO named settings.json would hold readFile() forever.
-      pending = isFile(file) ? readSettingsFile(file, this.logger) : Promise.resolve(null);
-      this.cache.set(file, pending);
+  private fromFile(file: string): MemorySetting | null {
+    let settings = this.cache.get(file);
+    if (settings === undefined) {
+      settings = readSettingsFileSync(file, this.logger);
+      this.cache.set(file, settings);
     }
-    const value = (await pending)?.[SETTING_KEY];
+    const value = settings?.[SETTING_KEY];
     // Non-string and blank values are skipped, as Claude Code skips them.
     if (typeof value !== 'string' || value.trim() === '') return null;
     const dir = expandMemoryDir(value, this.homeDir);
@@ -147,10 +145,3 @@ export class SettingsReader {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
-}

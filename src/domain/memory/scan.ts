@@ -2,9 +2,10 @@
 // FIFOs, symlink loops, huge files) is skipped or bounded here, so the rest of the load can trust it.
 // The calls are synchronous (see timeSlicer.ts), so every loop gives the event loop back in turn.
 import {
-  type Dirent, type Stats, closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync,
+  type Dirent, type Stats, closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync,
 } from 'node:fs';
 import path from 'node:path';
+import { statOrNull } from '../files.js';
 import { countLines } from '../markdown/text.js';
 import type { Logger } from '../types.js';
 import { type FileCacheView, type ParsedFile, noFileCache, parseFile } from './parsedFile.js';
@@ -118,13 +119,6 @@ export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOp
   return reader.done();
 }
 
-function statOrNull(p: string): Stats | null {
-  try {
-    return statSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /** The native realpath(3), as fs.promises.realpath uses; the JS one can disagree on odd mounts. */
 function realpathOrNull(p: string): string | null {

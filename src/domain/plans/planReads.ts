@@ -1,7 +1,8 @@
 // Reading plan folders and files for the plan store: listing, the stat that decides whether a known
 // record still describes its file, and reading in time slices.
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
@@ -19,13 +20,6 @@ export function listPlanPaths(folder: string): string[] {
   }
 }
 
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
-}
 
 /** Whether a record still describes the file: a plan only changes by a write, which moves one of these. */
 function unmoved(record: PlanFileRecord, stats: Stats | null): boolean {
