@@ -3,9 +3,8 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMemory } from '../../src/domain/memory/loader.js';
-import { encodeProjectPath } from '../../src/domain/memory/projectKey.js';
 import type { MemoryEntry } from '../../src/domain/types.js';
-import { type TempHome, memoryDirFor, tempHome, write } from './helpers.js';
+import { type TempHome, tempHome, webappProject, write } from './helpers.js';
 
 let t: TempHome;
 let cwd: string;
@@ -13,11 +12,7 @@ let dir: string;
 let key: string;
 beforeEach(async () => {
   t = await tempHome();
-  cwd = path.join(t.root, 'src', 'webapp');
-  await mkdir(cwd, { recursive: true });
-  key = encodeProjectPath(cwd);
-  dir = memoryDirFor(t.claude, cwd);
-  await mkdir(dir, { recursive: true });
+  ({ cwd, key, dir } = await webappProject(t));
 });
 afterEach(async () => {
   await t.cleanup();

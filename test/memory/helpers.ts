@@ -33,6 +33,15 @@ export function memoryDirFor(claude: string, cwd: string): string {
   return path.join(claude, 'projects', encodeProjectPath(cwd), 'memory');
 }
 
+/** The project most memory tests use: `<root>/src/webapp`, with its default memory folder created. */
+export async function webappProject(t: TempHome): Promise<{ cwd: string; key: string; dir: string }> {
+  const cwd = path.join(t.root, 'src', 'webapp');
+  await mkdir(cwd, { recursive: true });
+  const dir = memoryDirFor(t.claude, cwd);
+  await mkdir(dir, { recursive: true });
+  return { cwd, key: encodeProjectPath(cwd), dir };
+}
+
 export function collectingLogger(): Logger & { messages: string[] } {
   const messages: string[] = [];
   return { messages, warn: (m: string) => void messages.push(m) };

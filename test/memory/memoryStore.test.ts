@@ -2,8 +2,7 @@ import { mkdir, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/domain/memory/memoryStore.js';
-import { encodeProjectPath } from '../../src/domain/memory/projectKey.js';
-import { type TempHome, memoryDirFor, tempHome, write } from './helpers.js';
+import { type TempHome, tempHome, webappProject, write } from './helpers.js';
 
 let t: TempHome;
 let dir: string;
@@ -13,10 +12,8 @@ let projectCalls: number;
 let store: MemoryStore;
 beforeEach(async () => {
   t = await tempHome();
-  const cwd = path.join(t.root, 'src', 'webapp');
-  await mkdir(cwd, { recursive: true });
-  key = encodeProjectPath(cwd);
-  dir = memoryDirFor(t.claude, cwd);
+  const { cwd, ...project } = await webappProject(t);
+  ({ key, dir } = project);
   clock = 1_000_000;
   projectCalls = 0;
   store = new MemoryStore({

@@ -11,7 +11,7 @@ import { MemoryStore } from '../../src/domain/memory/memoryStore.js';
 import { type FileCacheView, ParsedFileCache, parseFile } from '../../src/domain/memory/parsedFile.js';
 import { encodeProjectPath } from '../../src/domain/memory/projectKey.js';
 import { TimeSlicer } from '../../src/domain/timeSlicer.js';
-import { type TempHome, memoryDirFor, tempHome, write } from './helpers.js';
+import { type TempHome, memoryDirFor, tempHome, webappProject, write } from './helpers.js';
 
 let t: TempHome;
 let cwd: string;
@@ -19,11 +19,7 @@ let key: string;
 let dir: string;
 beforeEach(async () => {
   t = await tempHome();
-  cwd = path.join(t.root, 'src', 'webapp');
-  await mkdir(cwd, { recursive: true });
-  key = encodeProjectPath(cwd);
-  dir = memoryDirFor(t.claude, cwd);
-  await mkdir(dir, { recursive: true });
+  ({ cwd, key, dir } = await webappProject(t));
 });
 afterEach(async () => {
   await t.cleanup();
