@@ -2,7 +2,7 @@
 // exist, and what reading one log would take. No index state here.
 import { lstatSync, readdirSync } from 'node:fs';
 import { isFolderName } from './logFiles.js';
-import { bytesToRead, type TrackedLog } from './logReader.js';
+import { bytesToRead, sameStat, type TrackedLog } from './logReader.js';
 import type { SizedJob } from './scanWorkers.js';
 import { isSlug } from './values.js';
 
@@ -57,6 +57,6 @@ export function jobFor(file: string, previous: TrackedLog | null): SizedJob | nu
     return 'gone';
   }
   if (!st.isFile()) return 'gone';
-  if (previous !== null && st.size === previous.size && st.mtimeMs === previous.mtimeMs && st.ino === previous.ino) return null;
+  if (previous !== null && sameStat(st, previous)) return null;
   return { file, previous, bytes: bytesToRead(st, previous) };
 }

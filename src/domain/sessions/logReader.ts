@@ -81,7 +81,7 @@ export interface StatLike {
   ino: number;
 }
 
-function sameStat(st: StatLike, log: TrackedLog): boolean {
+export function sameStat(st: StatLike, log: TrackedLog): boolean {
   return st.size === log.size && st.mtimeMs === log.mtimeMs && st.ino === log.ino;
 }
 
