@@ -55,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
   // Loaded only now: --help, --version and usage errors answer without loading the server stack.
   const { Viewer } = await import('./viewer.js');
   const trace = process.env.PMV_TRACE ? (phase: string): void => {
-    process.stderr.write(`plan-memory-viewer: ${Math.round(performance.now())} ms ${phase}\n`);
+    const { user, system } = process.cpuUsage();
+    process.stderr.write(`plan-memory-viewer: ${Math.round(performance.now())} ms (cpu ${Math.round((user + system) / 1000)} ms) ${phase}\n`);
   } : undefined;
 
   const requested = requestedClaudeDir(args.claudeDir, process.env, process.cwd());

@@ -36,26 +36,32 @@ for (const c of [0xc2, 0xe1, 0xe2, 0xe3, 0xef]) SPACE_CLASS[c] = 2;
  */
 export function countWords(bytes: Uint8Array): number {
   let words = 0;
-  let inWord = false;
+  // 1 while the previous byte ended a space (or at the start): the next other byte starts a word.
+  let afterSpace = 1;
   const n = bytes.length;
   for (let i = 0; i < n; i++) {
-    const kind = SPACE_CLASS[bytes[i]!];
+    const byte = bytes[i]!;
+    // Printable ASCII and most lead bytes are never spaces: the common case decides on one compare.
+    if (byte > 0x20 && byte < 0xc2) {
+      words += afterSpace;
+      afterSpace = 0;
+      continue;
+    }
+    const kind = SPACE_CLASS[byte];
     if (kind === 1) {
-      inWord = false;
+      afterSpace = 1;
       continue;
     }
     if (kind === 2) {
       const length = unicodeSpaceLength(bytes, i);
       if (length > 0) {
-        inWord = false;
+        afterSpace = 1;
         i += length - 1;
         continue;
       }
     }
-    if (!inWord) {
-      inWord = true;
-      words++;
-    }
+    words += afterSpace;
+    afterSpace = 0;
   }
   return words;
 }
@@ -120,16 +126,18 @@ function titleFrom(heading: string | null, filename: string): string {
   return title ? title : filename.replace(/\.md$/i, '');
 }
 
-const TITLE_HEAD_BYTES = 16 * 1024;
+/** Prefixes tried in turn before the whole text: the heading is nearly always on the first lines. */
+const TITLE_PROBES = [1024, 16 * 1024];
 
 /**
- * planTitle() of UTF-8 bytes, decoding only the complete lines of the first 16 KiB when the heading is
+ * planTitle() of UTF-8 bytes, decoding only the complete lines of a short prefix when the heading is
  * there (it nearly always is): a prefix of whole lines has the same first heading as the whole text,
- * and no heading in it (or a fence left open) means the whole text is decoded after all.
+ * and no heading in it (or a fence left open) means a longer prefix, or the whole text, is decoded.
  */
 export function planTitleFromBytes(bytes: Buffer, filename: string): string {
-  if (bytes.length > TITLE_HEAD_BYTES) {
-    const end = bytes.lastIndexOf(0x0a, TITLE_HEAD_BYTES);
+  for (const probe of TITLE_PROBES) {
+    if (bytes.length <= probe) break;
+    const end = bytes.lastIndexOf(0x0a, probe);
     const heading = end > 0 ? firstHeading(bytes.toString('utf8', 0, end)) : null;
     if (heading !== null) return titleFrom(heading, filename);
   }

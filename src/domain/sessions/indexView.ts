@@ -26,19 +26,41 @@ export interface IndexView {
  * from the files in that order and later entries overwrite earlier ones.
  */
 export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: ReadonlyMap<string, string>): IndexView {
-  const ordered = [...files].sort(([pathA, a], [pathB, b]) =>
-    a.log.mtimeMs !== b.log.mtimeMs ? a.log.mtimeMs - b.log.mtimeMs : pathA < pathB ? -1 : pathA > pathB ? 1 : 0,
-  );
+  // Runs over every tracked file at start, before the code has warmed up: plain loops and forEach, no
+  // destructuring (each is an iterator protocol round in the interpreter).
+  const paths: string[] = [];
+  const ordered: TrackedFile[] = [];
+  files.forEach((file, p) => {
+    paths.push(p);
+    ordered.push(file);
+  });
+  const order = ordered.map((_, i) => i).sort((i, j) => {
+    const a = ordered[i]!.log.mtimeMs;
+    const b = ordered[j]!.log.mtimeMs;
+    if (a !== b) return a - b;
+    const pathA = paths[i]!;
+    const pathB = paths[j]!;
+    return pathA < pathB ? -1 : pathA > pathB ? 1 : 0;
+  });
   const view: IndexView = { slugs: new Map(), sessions: new Map(), folders: new Map(folders), folderCwds: new Map(), cwds: [] };
-  for (const [, file] of ordered) {
-    const { facts } = file.log;
-    for (const [slug, sessionId] of facts.slugs) view.slugs.set(slug, sessionId);
-    for (const [sessionId, cwd] of facts.sessions) view.sessions.set(sessionId, cwd);
+  const setSlug = (sessionId: string, slug: string): void => void view.slugs.set(slug, sessionId);
+  const setSession = (cwd: string, sessionId: string): void => void view.sessions.set(sessionId, cwd);
+  for (let k = 0; k < order.length; k++) {
+    const file = ordered[order[k]!]!;
+    const facts = file.log.facts;
+    facts.slugs.forEach(setSlug);
+    facts.sessions.forEach(setSession);
     if (facts.lastCwd !== null) view.folderCwds.set(file.folder, facts.lastCwd);
   }
-  const cwds = new Set([...view.sessions.values(), ...view.folderCwds.values()]);
-  view.cwds = [...cwds].sort();
+  view.cwds = distinctCwds(view);
   return view;
+}
+
+function distinctCwds(view: IndexView): string[] {
+  const cwds = new Set<string>();
+  view.sessions.forEach((cwd) => cwds.add(cwd));
+  view.folderCwds.forEach((cwd) => cwds.add(cwd));
+  return [...cwds].sort();
 }
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -89,6 +111,6 @@ export function patchView(view: IndexView, file: TrackedFile): boolean {
     changed = true;
     cwdsMoved = true;
   }
-  if (cwdsMoved) view.cwds = [...new Set([...view.sessions.values(), ...view.folderCwds.values()])].sort();
+  if (cwdsMoved) view.cwds = distinctCwds(view);
   return changed;
 }

@@ -1,6 +1,7 @@
 // Messages between the session index and its scan workers (scanWorker.ts). Everything in them is
 // structured-cloneable: plain objects, strings, numbers and Maps.
 import type { ReadResult, TrackedLog } from './logReader.js';
+import type { Sweep } from './sweep.js';
 
 export interface ScanJob {
   file: string;
@@ -28,7 +29,15 @@ export interface FoldersRequest {
   previous: Map<string, TrackedLog>;
 }
 
-export type ScanRequest = FilesRequest | FoldersRequest;
+/** Walk and stat everything a restart compares with its caches (see sweep.ts); read nothing. */
+export interface SweepRequest {
+  id: number;
+  kind: 'sweep';
+  projectsDir: string;
+  planFolders: string[];
+}
+
+export type ScanRequest = FilesRequest | FoldersRequest | SweepRequest;
 
 /** Every log found in the folders with what reading it gave ('unchanged' when it had not moved). */
 export interface FolderScan {
@@ -36,4 +45,7 @@ export interface FolderScan {
   warnings: string[];
 }
 
-export type ScanResponse = { id: number; results: ReadResult[] } | { id: number; scan: FolderScan };
+export type ScanResponse =
+  | { id: number; results: ReadResult[] }
+  | { id: number; scan: FolderScan }
+  | { id: number; sweep: Sweep };

@@ -8,10 +8,12 @@ import { buildView, extendsFacts, patchView, sameView, type IndexView, type Trac
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import {
-  createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+  bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, sameStat, type ReadResult, type ReadSlot,
+  type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
+import type { Sweep } from './sweep.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -87,6 +89,30 @@ export class SessionIndex {
     return run;
   }
 
+  /**
+   * refresh() from a walk and lstat already taken (the start-up sweep, see sweep.ts): only files whose
+   * lstat moved are read. Known files the sweep did not find get their own lstat, which decides.
+   */
+  refreshFrom(sweep: Pick<Sweep, 'folders' | 'logs' | 'warnings'>): Promise<boolean> {
+    const run = this.refreshTail.then(async () => {
+      for (const warning of sweep.warnings) this.warnOnce(warning);
+      this.setFolders(sweep.folders);
+      const jobs: SizedJob[] = [];
+      const found = new Set<string>();
+      for (const [file, stats] of sweep.logs) {
+        found.add(file);
+        const previous = this.files.get(file)?.log ?? null;
+        if (stats === null || !stats.regular) this.forget(file);
+        else if (previous === null || !sameStat(stats, previous)) jobs.push({ file, previous, bytes: bytesToRead(stats, previous) });
+      }
+      const missed = [...this.files.keys()].filter((file) => !found.has(file));
+      await this.readJobs([...jobs, ...(await this.collectJobs(missed))]);
+      return this.publish();
+    });
+    this.refreshTail = run.catch(() => undefined);
+    return run;
+  }
+
   /** A watcher saw this path change, appear or vanish. True when any answer changed. */
   async updateFile(absPath: string): Promise<boolean> {
     const abs = path.resolve(absPath);
@@ -157,7 +183,10 @@ export class SessionIndex {
   }
 
   private async refreshNow(): Promise<boolean> {
-    if (this.workers !== null) {
+    // Only a first scan (nothing known yet: no cache, or a cache thrown away) reads enough to be worth
+    // the workers' start-up (~0.1 s of CPU each). With a restored index the walk is a few thousand
+    // lstats, cheaper on this thread; syncFiles() still sends a big backlog of appends to the workers.
+    if (this.workers !== null && this.files.size === 0) {
       const folders = listProjectFolders(this.projectsDir);
       if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0)) {
         await this.refreshInWorkers(this.workers, folders);
@@ -222,25 +251,31 @@ export class SessionIndex {
     await this.syncFiles([...targets]);
   }
 
-  /**
-   * Brings many logs up to date: one lstat each to find what moved, then one read job per moved file,
-   * on the workers when that is a lot of bytes. A file that an updateFile() changed meanwhile keeps
-   * that newer state (its result here was computed from an older one).
-   */
+  /** Brings many logs up to date: one lstat each to find what moved, then one read job per moved file. */
   private async syncFiles(files: string[]): Promise<void> {
+    await this.readJobs(await this.collectJobs(files));
+  }
+
+  /** One lstat per file (in slices): the read jobs of those that moved; those that are gone are forgotten. */
+  private async collectJobs(files: readonly string[]): Promise<SizedJob[]> {
     const slicer = new TimeSlicer();
     const jobs: SizedJob[] = [];
-    let bytes = 0;
     for (const file of files) {
       await slicer.maybeYield();
       const previous = this.files.get(file)?.log ?? null;
       const job = jobFor(file, previous);
       if (job === 'gone') this.forget(file);
-      else if (job !== null) {
-        jobs.push(job);
-        bytes += job.bytes;
-      }
+      else if (job !== null) jobs.push(job);
     }
+    return jobs;
+  }
+
+  /**
+   * Runs the read jobs, on the workers when that is a lot of bytes. A file that an updateFile() changed
+   * meanwhile keeps that newer state (its result here was computed from an older one).
+   */
+  private async readJobs(jobs: readonly SizedJob[]): Promise<void> {
+    const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
     const results = this.workers !== null && bytes >= this.workerThreshold
       ? await this.workers.run(jobs, this.chunkBytes)
       : await readInSlices(jobs, this.chunkBytes);

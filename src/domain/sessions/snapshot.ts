@@ -76,9 +76,12 @@ function readPairs(
 ): Map<string, string> | null {
   if (!Array.isArray(value)) return null;
   const map = new Map<string, string>();
-  for (const pair of value) {
+  // Index access, not destructuring: this runs for every file at start, before the code has warmed up.
+  for (let i = 0; i < value.length; i++) {
+    const pair: unknown = value[i];
     if (!Array.isArray(pair) || pair.length !== 2) return null;
-    const [a, b] = pair as unknown[];
+    const a: unknown = pair[0];
+    const b: unknown = pair[1];
     if (typeof a !== 'string' || typeof b !== 'string' || !first(a) || !second(b) || map.has(a)) return null;
     map.set(a, b);
   }
@@ -89,7 +92,11 @@ function readFile(value: unknown, projectsDir: string): [string, TrackedFile] | 
   if (!isRecord(value) || typeof value.path !== 'string') return null;
   const seg = value.path.split('/');
   if (!isLogSegments(seg) || seg.some((s) => s === '..' || s === '.' || s.includes('\\'))) return null;
-  const { size, mtimeMs, ino, offset, lastCwd } = value;
+  const size = value.size;
+  const mtimeMs = value.mtimeMs;
+  const ino = value.ino;
+  const offset = value.offset;
+  const lastCwd = value.lastCwd;
   if (!isCount(size) || !isCount(offset) || offset > size) return null;
   if (typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return null;
   if (typeof ino !== 'number' || !Number.isFinite(ino) || ino < 0) return null;
@@ -98,7 +105,9 @@ function readFile(value: unknown, projectsDir: string): [string, TrackedFile] | 
   const slugs = readPairs(value.slugs, isSlug, isSessionId);
   if (sessions === null || slugs === null) return null;
   const facts: LogFacts = { slugs, sessions, lastCwd };
-  return [path.join(projectsDir, ...seg), { folder: seg[0]!, log: { size, mtimeMs, ino, offset, facts } }];
+  // The segments are checked above (no `.`, `..`, separators or empty ones), so joining them is the
+  // path.join() result without its per-call normalization.
+  return [projectsDir + path.sep + seg.join(path.sep), { folder: seg[0]!, log: { size, mtimeMs, ino, offset, facts } }];
 }
 
 /** The state a snapshot describes, or null when it is not a valid snapshot of this projects dir. */
