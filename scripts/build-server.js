@@ -1,6 +1,10 @@
-// Bundles the server into dist/ with esbuild: one file per entry point instead of ~600 modules, which
-// halves the time from `node` to a listening server (module resolution and loading dominated it).
-// Type-checking is separate (`npm run typecheck`).
+// Bundles the server into dist/ with esbuild: one script instead of ~600 modules (module resolution and
+// loading dominated the start). Type-checking is separate (`npm run typecheck`).
+//
+//   dist/app.cjs        the application (src/cli.ts): CommonJS, so that src/launcher.ts can compile it
+//                       through vm.Script with V8's code cache (Node 20 has none for ES modules)
+//   dist/cli.js         the launcher (src/launcher.ts): the process entry, and the package's bin
+//   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
 import { build } from 'esbuild';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -8,24 +12,16 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../dist/', import.meta.url));
 
-// Everything in dist/ but web/ (which build-web.js owns) is the server's: start clean, so no chunk of
+// Everything in dist/ but web/ (which build-web.js owns) is the server's: start clean, so no file of
 // an older build is left next to the new ones.
 await mkdir(outdir, { recursive: true });
 for (const entry of await readdir(outdir)) {
   if (entry !== 'web') await rm(`${outdir}${entry}`, { recursive: true, force: true });
 }
 
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: [
-    { in: 'src/cli.ts', out: 'cli' },
-    { in: 'src/domain/sessions/scanWorker.ts', out: 'scanWorker' },
-  ],
-  outdir,
-  chunkNames: 'chunk-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.19',
   sourcemap: true,
@@ -33,6 +29,20 @@ await build({
   minifySyntax: true,
   legalComments: 'linked',
   logLevel: 'warning',
-  // Some bundled dependencies are CommonJS and call require() for Node's own modules.
-  banner: { js: "import { createRequire as __pmvCreateRequire } from 'node:module'; const require = __pmvCreateRequire(import.meta.url);" },
-});
+};
+// ES module outputs: some bundled dependencies are CommonJS and call require() for Node's own modules.
+const esmRequire = "import { createRequire as __pmvCreateRequire } from 'node:module'; const require = __pmvCreateRequire(import.meta.url);";
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: `${outdir}app.cjs`,
+    format: 'cjs',
+    // import.meta does not exist in a CommonJS script: the bundle's own file URL stands in for it.
+    inject: ['scripts/import-meta-url.js'],
+    define: { 'import.meta.url': 'importMetaUrl' },
+  }),
+  build({ ...common, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js`, format: 'esm' }),
+  build({ ...common, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js`, format: 'esm', banner: { js: esmRequire } }),
+]);

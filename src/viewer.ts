@@ -4,13 +4,11 @@ import path from 'node:path';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
 import { PlanCache } from './domain/plans/planCache.js';
-import { PlanSweep } from './domain/plans/planReads.js';
 import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
 import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { ScanWorkers } from './domain/sessions/scanWorkers.js';
 import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
-import type { Sweep } from './domain/sessions/sweep.js';
 import type { Logger } from './domain/types.js';
 import { Watchers } from './watch/watchers.js';
 
@@ -102,28 +100,17 @@ export class Viewer {
     const indexOptions = { projectsDir, logger: options.logger, workers };
     const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
     const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
-    const large = refreshesInWorkers(projectsDir);
-    // A restart of a large home: one worker walks and stats every log and plan while this thread
-    // parses the caches, so load() only reads what moved (see sweep.ts).
-    const sharedPlanFolders = await planFolderDirs(options, []);
-    const sweep = large && cache?.present() ? workers.sweep(projectsDir, sharedPlanFolders) : null;
-    sweep?.catch(() => undefined);
-    options.trace?.(sweep ? 'sweep started' : 'no sweep');
     const restored = (await cache?.load(indexOptions)) ?? null;
     options.trace?.('session index restored');
-    // Without a usable index the workers read every log: they boot while the plans are read.
-    if (restored === null && large) workers.prestart();
+    // On a large home without a usable index the workers do the first scan: they boot while the plan
+    // cache is read and the server is built. A restored index only needs lstats (see SessionIndex).
+    if (restored === null && refreshesInWorkers(projectsDir)) workers.prestart();
     const sessions = restored ?? new SessionIndex(indexOptions);
     const viewer = new Viewer(options, sessions, cache, planCache, workers);
-    viewer.startupSweep = sweep;
-    viewer.sharedPlanFolders = sharedPlanFolders;
     viewer.plans.restore(planCache?.load() ?? []);
     options.trace?.('caches loaded');
     return viewer;
   }
-
-  private startupSweep: Promise<Sweep> | null = null;
-  private sharedPlanFolders: string[] = [];
 
   private markLoaded: () => void = () => undefined;
   /** Resolves once load() has scanned everything (for routes that prepare answers ahead of requests). */
@@ -138,18 +125,14 @@ export class Viewer {
    */
   async load(): Promise<void> {
     const trace = this.options.trace ?? ((): void => undefined);
-    const swept = await this.startupSweep;
-    this.startupSweep = null;
-    if (swept) trace('swept');
     // With a cached index this reads only what was appended since the last run.
-    const scanned = swept && this.sessions.scanStats().trackedFiles > 0 ? this.sessions.refreshFrom(swept) : this.sessions.refresh();
+    const scanned = this.sessions.refresh();
     scanned.catch(() => undefined);
-    const planSweep = swept ? new PlanSweep(swept.plans) : undefined;
-    await this.plans.rescan(this.sharedPlanFolders, planSweep);
+    await this.plans.rescan(await this.planFolders([]));
     trace('shared plans read');
     await scanned;
     trace('sessions scanned');
-    await this.plans.addFolders(await this.planFolders(), planSweep);
+    await this.plans.addFolders(await this.planFolders());
     trace('project plans read');
     this.sessionsUnsaved = true;
     this.plansUnsaved = true;
@@ -321,8 +304,9 @@ export class Viewer {
   }
 
   /** The plan folders: the shared one and every known project's plansDirectory (or only those of `cwds`). */
-  private planFolders(cwds: string[] = this.sessions.knownCwds()): Promise<string[]> {
-    return planFolderDirs(this.options, cwds);
+  private async planFolders(cwds: string[] = this.sessions.knownCwds()): Promise<string[]> {
+    const folders = await discoverPlanFolders(this.options.claudeDir, cwds, this.options.logger);
+    return folders.map((f) => f.dir);
   }
 
   private emit(event: ViewerEvent): void {
@@ -334,10 +318,6 @@ export class Viewer {
       }
     }
   }
-}
-
-async function planFolderDirs(options: ViewerOptions, cwds: string[]): Promise<string[]> {
-  return (await discoverPlanFolders(options.claudeDir, cwds, options.logger)).map((f) => f.dir);
 }
 
 /** Project folders and their cwds, which memory sources are named after. */

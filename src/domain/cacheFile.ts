@@ -2,7 +2,7 @@
 // (temp file, then rename), so a crash mid-write never leaves a torn cache; read defensively, because
 // a cache may be stale, corrupt, foreign or hand-edited: callers validate what they get.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,10 +13,6 @@ export class CacheFile {
   constructor(cacheDir: string, kind: string, sourcePath: string, private readonly maxBytes: number) {
     const key = createHash('sha256').update(path.resolve(sourcePath)).digest('hex').slice(0, 16);
     this.file = path.join(cacheDir, `${kind}-${key}.json`);
-  }
-
-  present(): boolean {
-    return existsSync(this.file);
   }
 
   /**

@@ -59,21 +59,6 @@ export function readRegularFileSync(file: string): { bytes: Buffer; stats: Stats
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }));
 }
 
-/**
- * What a stat says that decides whether a known file moved: plain data, so it crosses to and from
- * worker threads (a Stats object arrives there without its methods).
- */
-export interface StatFacts {
-  regular: boolean;
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
-
-export function statFacts(stats: Stats): StatFacts {
-  return { regular: stats.isFile(), size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
-}
-
 /** stat() that answers null instead of throwing. */
 export function statOrNull(file: string): Stats | null {
   try {

@@ -128,7 +128,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   eventRoutes(app, options.viewer, options.demo ?? false);
   app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
-  staticUiRoutes(app, await loadUi(options.webDir));
+  staticUiRoutes(app, loadUi(options.webDir));
 
   await app.ready();
   return app;

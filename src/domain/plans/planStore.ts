@@ -5,7 +5,7 @@ import { foldCase } from '../fold.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
-import { listPlanPaths, readAll, sameText, type PlanSweep } from './planReads.js';
+import { listPlanPaths, readAll, sameText } from './planReads.js';
 
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
@@ -73,15 +73,12 @@ export class PlanStore {
     return [...this.files.values()].map(planFacts);
   }
 
-  /**
-   * Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). With a
-   * `sweep` (start-up), the folders it holds are listed and stat'ed from it instead.
-   */
-  async rescan(folders: string[], sweep?: PlanSweep): Promise<PlanChange> {
+  /** Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). */
+  async rescan(folders: string[]): Promise<PlanChange> {
     this.folders = [...folders];
     const before = new Map(this.files);
-    const paths = this.folders.flatMap((folder) => sweep?.list(folder) ?? listPlanPaths(folder));
-    const fresh = await readAll(paths, (p) => before.get(p) ?? this.takeHint(p), sweep?.statOf);
+    const paths = this.folders.flatMap(listPlanPaths);
+    const fresh = await readAll(paths, (p) => before.get(p) ?? this.takeHint(p));
     this.files.clear();
     for (const [file, record] of fresh) if (record) this.files.set(file, record);
     const changed = [...this.files.values()].filter((r) => before.get(r.filepath) !== r).map((r) => r.filename);
@@ -90,13 +87,12 @@ export class PlanStore {
   }
 
   /** Adds the folders not yet known and reads only those (a project's plansDirectory was discovered). */
-  async addFolders(folders: string[], sweep?: PlanSweep): Promise<PlanChange> {
+  async addFolders(folders: string[]): Promise<PlanChange> {
     const added = folders.filter((f) => !this.folders.includes(f));
     if (added.length === 0) return { changed: [], removed: [] };
     this.folders.push(...added);
     const changed: string[] = [];
-    const paths = added.flatMap((folder) => sweep?.list(folder) ?? listPlanPaths(folder));
-    for (const [filepath, record] of await readAll(paths, (p) => this.takeHint(p), sweep?.statOf)) {
+    for (const [filepath, record] of await readAll(added.flatMap(listPlanPaths), (p) => this.takeHint(p))) {
       if (!record) continue;
       this.files.set(filepath, record);
       changed.push(record.filename);

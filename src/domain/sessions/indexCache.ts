@@ -17,11 +17,6 @@ export class SessionIndexCache {
     return this.cache.file;
   }
 
-  /** Whether there is a cache file to load (cheap: a start decides on it before parsing). */
-  present(): boolean {
-    return this.cache.present();
-  }
-
   /** The cached index, or null when there is none or it is corrupt, foreign or of another format. */
   async load(options: SessionIndexOptions): Promise<SessionIndex | null> {
     const data = this.cache.read();

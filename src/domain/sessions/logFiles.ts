@@ -76,9 +76,11 @@ export interface Discovery {
  * more); the generator pauses after each directory so callers can yield to the event loop.
  */
 function* walkLogs(projectsDir: string, start: readonly string[], warn: (message: string) => void, found: Discovery): Generator<void> {
-  const pending: string[][] = [[...start]];
-  for (let seg = pending.pop(); seg !== undefined; seg = pending.pop()) {
-    const dir = path.join(projectsDir, ...seg);
+  // Paths are built by concatenation: every name comes from a directory listing (no separators, never
+  // `.` or `..`), so this is path.join() without its normalization, which cost more than the lstat.
+  const pending: [string[], string][] = [[[...start], path.join(projectsDir, ...start)]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [seg, dir] = next;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -91,9 +93,9 @@ function* walkLogs(projectsDir: string, start: readonly string[], warn: (message
       const child = [...seg, entry.name];
       if (entry.isDirectory()) {
         if (seg.length === 0 && isFolderName(entry.name)) found.folders.push(entry.name);
-        if (mayContainLogs(child)) pending.push(child);
+        if (mayContainLogs(child)) pending.push([child, dir + path.sep + entry.name]);
       } else if (entry.isFile() && isLogSegments(child)) {
-        found.files.push(path.join(projectsDir, ...child));
+        found.files.push(dir + path.sep + entry.name);
       }
     }
     yield;

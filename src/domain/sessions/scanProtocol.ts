@@ -1,7 +1,6 @@
 // Messages between the session index and its scan workers (scanWorker.ts). Everything in them is
 // structured-cloneable: plain objects, strings, numbers and Maps.
 import type { ReadResult, TrackedLog } from './logReader.js';
-import type { Sweep } from './sweep.js';
 
 export interface ScanJob {
   file: string;
@@ -29,15 +28,7 @@ export interface FoldersRequest {
   previous: Map<string, TrackedLog>;
 }
 
-/** Walk and stat everything a restart compares with its caches (see sweep.ts); read nothing. */
-export interface SweepRequest {
-  id: number;
-  kind: 'sweep';
-  projectsDir: string;
-  planFolders: string[];
-}
-
-export type ScanRequest = FilesRequest | FoldersRequest | SweepRequest;
+export type ScanRequest = FilesRequest | FoldersRequest;
 
 /** Every log found in the folders with what reading it gave ('unchanged' when it had not moved). */
 export interface FolderScan {
@@ -45,7 +36,4 @@ export interface FolderScan {
   warnings: string[];
 }
 
-export type ScanResponse =
-  | { id: number; results: ReadResult[] }
-  | { id: number; scan: FolderScan }
-  | { id: number; sweep: Sweep };
+export type ScanResponse = { id: number; results: ReadResult[] } | { id: number; scan: FolderScan };

@@ -4,7 +4,6 @@ import { parentPort } from 'node:worker_threads';
 import { discoverLogsSync } from './logFiles.js';
 import { createReadSlot, readLog } from './logReader.js';
 import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
-import { sweepSync } from './sweep.js';
 
 const port = parentPort;
 if (port === null) throw new Error('scanWorker.js runs only as a worker thread');
@@ -25,8 +24,6 @@ port.on('message', (request: ScanRequest) => {
   let response: ScanResponse;
   if (request.kind === 'folders') {
     response = { id: request.id, scan: scanFolders(request) };
-  } else if (request.kind === 'sweep') {
-    response = { id: request.id, sweep: sweepSync(request.projectsDir, request.planFolders) };
   } else {
     const slot = createReadSlot(request.chunkBytes);
     response = { id: request.id, results: request.jobs.map((job) => readLog(job.file, job.previous, slot)) };

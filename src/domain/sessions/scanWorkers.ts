@@ -7,7 +7,6 @@ import type { Logger } from '../types.js';
 import { discoverLogs } from './logFiles.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
-import { sweepSync, type Sweep } from './sweep.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
 /** A job with the bytes it is expected to read, used to share work evenly between workers. */
@@ -149,34 +148,14 @@ export class ScanWorkers {
     );
   }
 
-  /**
-   * The start-up sweep (sweep.ts) on one thread: started first thing on a restart, it walks and stats
-   * while this thread parses the caches. On the main thread, in one go, when workers cannot run here.
-   */
-  async sweep(projectsDir: string, planFolders: readonly string[]): Promise<Sweep> {
-    return this.parallel(
-      async ([thread]) => {
-        const response = await thread!.request({ kind: 'sweep', projectsDir, planFolders: [...planFolders] });
-        if (!('sweep' in response)) throw new Error('scan worker answered a sweep with something else');
-        return response.sweep;
-      },
-      async () => sweepSync(projectsDir, planFolders),
-      1,
-    );
-  }
-
   /** Runs `work` on the threads, or `fallback` on the main thread when workers cannot run here. */
-  private async parallel<T>(
-    work: (threads: ScanThread[]) => Promise<T>,
-    fallback: () => Promise<T>,
-    threads = this.size,
-  ): Promise<T> {
+  private async parallel<T>(work: (threads: ScanThread[]) => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     if (this.failed) return fallback();
     this.running++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     try {
-      return await work(this.ensureThreads(threads));
+      return await work(this.ensureThreads());
     } catch (error) {
       if (!this.failed) this.logger.warn(`scan workers unavailable (${error instanceof Error ? error.message : String(error)}); reading logs on the main thread`);
       this.failed = true;
@@ -210,10 +189,9 @@ export class ScanWorkers {
     }));
   }
 
-  /** At least `count` live threads (the pool's size unless fewer are asked for). */
-  private ensureThreads(count = this.size): ScanThread[] {
+  private ensureThreads(): ScanThread[] {
     this.threads = this.threads.filter((t) => !t.dead);
-    while (this.threads.length < Math.min(count, this.size)) {
+    while (this.threads.length < this.size) {
       this.threads.push(new ScanThread(this.spawn, (thread) => {
         this.threads = this.threads.filter((t) => t !== thread);
       }));

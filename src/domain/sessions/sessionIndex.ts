@@ -8,12 +8,10 @@ import { buildView, extendsFacts, patchView, sameView, type IndexView, type Trac
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
 import {
-  bytesToRead, createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, sameStat, type ReadResult, type ReadSlot,
-  type TrackedLog,
+  createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
-import type { Sweep } from './sweep.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -85,30 +83,6 @@ export class SessionIndex {
   /** Discovers every log, reads only unread bytes, forgets vanished files. True when any answer changed. */
   refresh(): Promise<boolean> {
     const run = this.refreshTail.then(() => this.refreshNow());
-    this.refreshTail = run.catch(() => undefined);
-    return run;
-  }
-
-  /**
-   * refresh() from a walk and lstat already taken (the start-up sweep, see sweep.ts): only files whose
-   * lstat moved are read. Known files the sweep did not find get their own lstat, which decides.
-   */
-  refreshFrom(sweep: Pick<Sweep, 'folders' | 'logs' | 'warnings'>): Promise<boolean> {
-    const run = this.refreshTail.then(async () => {
-      for (const warning of sweep.warnings) this.warnOnce(warning);
-      this.setFolders(sweep.folders);
-      const jobs: SizedJob[] = [];
-      const found = new Set<string>();
-      for (const [file, stats] of sweep.logs) {
-        found.add(file);
-        const previous = this.files.get(file)?.log ?? null;
-        if (stats === null || !stats.regular) this.forget(file);
-        else if (previous === null || !sameStat(stats, previous)) jobs.push({ file, previous, bytes: bytesToRead(stats, previous) });
-      }
-      const missed = [...this.files.keys()].filter((file) => !found.has(file));
-      await this.readJobs([...jobs, ...(await this.collectJobs(missed))]);
-      return this.publish();
-    });
     this.refreshTail = run.catch(() => undefined);
     return run;
   }
@@ -251,31 +225,25 @@ export class SessionIndex {
     await this.syncFiles([...targets]);
   }
 
-  /** Brings many logs up to date: one lstat each to find what moved, then one read job per moved file. */
+  /**
+   * Brings many logs up to date: one lstat each to find what moved, then one read job per moved file,
+   * on the workers when that is a lot of bytes. A file that an updateFile() changed meanwhile keeps
+   * that newer state (its result here was computed from an older one).
+   */
   private async syncFiles(files: string[]): Promise<void> {
-    await this.readJobs(await this.collectJobs(files));
-  }
-
-  /** One lstat per file (in slices): the read jobs of those that moved; those that are gone are forgotten. */
-  private async collectJobs(files: readonly string[]): Promise<SizedJob[]> {
     const slicer = new TimeSlicer();
     const jobs: SizedJob[] = [];
+    let bytes = 0;
     for (const file of files) {
       await slicer.maybeYield();
       const previous = this.files.get(file)?.log ?? null;
       const job = jobFor(file, previous);
       if (job === 'gone') this.forget(file);
-      else if (job !== null) jobs.push(job);
+      else if (job !== null) {
+        jobs.push(job);
+        bytes += job.bytes;
+      }
     }
-    return jobs;
-  }
-
-  /**
-   * Runs the read jobs, on the workers when that is a lot of bytes. A file that an updateFile() changed
-   * meanwhile keeps that newer state (its result here was computed from an older one).
-   */
-  private async readJobs(jobs: readonly SizedJob[]): Promise<void> {
-    const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
     const results = this.workers !== null && bytes >= this.workerThreshold
       ? await this.workers.run(jobs, this.chunkBytes)
       : await readInSlices(jobs, this.chunkBytes);
