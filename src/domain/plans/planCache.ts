@@ -3,20 +3,29 @@
 // its file has the same size, mtime and inode, so a stale or edited cache costs reads, never wrong data.
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
-import { planFacts, type PlanFacts } from './planFile.js';
+import type { PlanFacts } from './planFile.js';
 
 const FORMAT = 'plan-memory-viewer/plans';
 const VERSION = 1;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-const STRING_FIELDS = ['filename', 'filepath', 'title', 'modified', 'created'] as const;
-const NUMBER_FIELDS = ['size', 'modifiedMs', 'ino', 'lineCount', 'wordCount'] as const;
-
-function isPlanFacts(value: unknown): value is PlanFacts {
-  if (typeof value !== 'object' || value === null) return false;
+/**
+ * Only the entries' own fields are kept, checked one by one: nothing else from the file reaches the
+ * listing. Plain property reads, no closures: this runs for thousands of plans at start, before the code
+ * has warmed up.
+ */
+function readPlanFacts(value: unknown): PlanFacts | null {
+  if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  return STRING_FIELDS.every((k) => typeof v[k] === 'string') &&
-    NUMBER_FIELDS.every((k) => typeof v[k] === 'number' && Number.isFinite(v[k]) && (v[k] as number) >= 0);
+  const { filename, filepath, title, modified, created, size, modifiedMs, ino, lineCount, wordCount } = v;
+  if (typeof filename !== 'string' || typeof filepath !== 'string' || typeof title !== 'string' ||
+      typeof modified !== 'string' || typeof created !== 'string') return null;
+  if (!isCount(size) || !isCount(modifiedMs) || !isCount(ino) || !isCount(lineCount) || !isCount(wordCount)) return null;
+  return { filename, filepath, title, size, modifiedMs, ino, modified, created, lineCount, wordCount };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 export class PlanCache {
@@ -35,8 +44,12 @@ export class PlanCache {
       this.logger?.warn(`ignoring the plan cache ${this.cache.file}: not a valid cache; rebuilding it`);
       return [];
     }
-    // Only the entries' own fields are kept: nothing else from the file reaches the listing.
-    return doc.plans.filter(isPlanFacts).map(planFacts);
+    const plans: PlanFacts[] = [];
+    for (let i = 0; i < doc.plans.length; i++) {
+      const facts = readPlanFacts(doc.plans[i]);
+      if (facts !== null) plans.push(facts);
+    }
+    return plans;
   }
 
   async save(plans: PlanFacts[]): Promise<void> {

@@ -68,8 +68,12 @@ export function planFacts(r: PlanFacts): PlanFacts {
 }
 
 /** A record known from an earlier run: its text is read when search first needs it. */
-export function recordFromFacts(facts: PlanFacts): PlanFileRecord {
-  return { ...planFacts(facts), bytes: null, folded: null, bloom: null };
+export function recordFromFacts(f: PlanFacts): PlanFileRecord {
+  return {
+    filename: f.filename, filepath: f.filepath, title: f.title, size: f.size, modifiedMs: f.modifiedMs, ino: f.ino,
+    modified: f.modified, created: f.created, lineCount: f.lineCount, wordCount: f.wordCount,
+    bytes: null, folded: null, bloom: null,
+  };
 }
 
 /**
