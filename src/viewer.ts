@@ -253,12 +253,13 @@ export class Viewer {
   private closed = false;
 
   /**
-   * Stops watching and saves what is unsaved. It does not wait for background work still under way (the
-   * watchers' crawl, search preparation): that runs on unref'd timers, and once the server has closed
-   * nothing keeps the process alive for it, so waiting could leave the caches unsaved.
+   * Stops watching and search preparation and saves what is unsaved. It does not wait for the watchers'
+   * crawl still under way: that runs on unref'd timers, and once the server has closed nothing keeps the
+   * process alive for it, so waiting could leave the caches unsaved.
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.plans.close();
     await this.watchers?.close();
     if (this.saveTimer) {
       clearTimeout(this.saveTimer);
