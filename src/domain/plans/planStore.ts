@@ -25,6 +25,8 @@ export class PlanStore {
   private folders: string[] = [];
   private listCache: PlanMetadata[] | null = null;
   private byName = new Map<string, PlanFileRecord>();
+  /** The records of list(), in its order: what a search walks. */
+  private listedRecords: PlanFileRecord[] = [];
   private filterTimer: NodeJS.Immediate | null = null;
   /** Search preparation waits for startSearchPrep() when the owner asked for that (see the constructor). */
   private searchPrepStarted: boolean;
@@ -192,6 +194,7 @@ export class PlanStore {
     this.byName = byName;
     const records = [...byName.values()].sort((a, b) =>
       b.modifiedMs - a.modifiedMs || (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
+    this.listedRecords = records;
     this.listCache = records.map((r) => this.toMetadata(r));
     return this.listCache;
   }
@@ -216,10 +219,12 @@ export class PlanStore {
     const needle = foldCase(q);
     const trigrams = queryTrigrams(needle);
     const hits: string[] = [];
-    for (const plan of this.list()) {
-      const record = this.files.get(plan.filepath);
-      if (!record || (record.bloom && !mayContain(record.bloom, trigrams))) continue;
-      if (foldedText(record).includes(needle)) hits.push(plan.filename);
+    this.list();
+    // The records themselves, in listing order: no lookup per plan, and a rare word is ruled out by
+    // the filters of nearly all of them.
+    for (const record of this.listedRecords) {
+      if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
+      if (foldedText(record).includes(needle)) hits.push(record.filename);
     }
     return hits;
   }

@@ -61,6 +61,7 @@ export function queryTrigrams(foldedQuery: string): number[] {
 
 /** false when the document certainly lacks one of the query's trigrams. */
 export function mayContain(bloom: TrigramBloom, hashes: readonly number[]): boolean {
-  for (const h of hashes) if (!hasProbes(bloom.bits, bloom.mask, h)) return false;
+  const { bits, mask } = bloom;
+  for (let i = 0; i < hashes.length; i++) if (!hasProbes(bits, mask, hashes[i]!)) return false;
   return true;
 }
