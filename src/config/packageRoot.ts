@@ -1,6 +1,6 @@
 // The installed package's root (where package.json, demo/ and dist/web live). Found by walking up from
-// this module, because it runs from src/ under tsx in tests and from the single bundled dist/cli.js in
-// the product, at different depths.
+// this module, because it runs from src/ under tsx in tests and from the bundled dist/app.cjs in the
+// product, at different depths.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -265,10 +265,8 @@ export class PlanStore {
   /**
    * Prepares search for every plan that is not ready: folds its text (reading it first when it was
    * restored from the cache) and builds its trigram filter. Runs in slices of ~10 ms, yielding between
-   * them so requests keep being answered; started after every change, a no-op when all are ready.
-   */
-  /**
-   * The slices keep the process alive (close() cancels them): an unref'd immediate only ran when something
+   * them so requests keep being answered; started after every change, a no-op when all are ready. The
+   * slices keep the process alive (close() cancels them): an unref'd immediate only ran when something
    * else woke the event loop, so on an idle server the filters took minutes instead of ~0.5 s.
    */
   private scheduleFilters(): void {

@@ -80,7 +80,8 @@ function* walkLogs(projectsDir: string, start: readonly string[], warn: (message
   // `.` or `..`), so this is path.join() without its normalization, which cost more than the lstat.
   const pending: [string[], string][] = [[[...start], path.join(projectsDir, ...start)]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [seg, dir] = next;
+    const seg = next[0];
+    const dir = next[1];
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
