@@ -110,6 +110,20 @@ async function main(argv: string[]): Promise<number> {
   }
 
   trace?.('listening');
+  // Installed before anything is printed: whoever reads the banner may signal at once (a test did, and
+  // on a loaded machine the signal came between the banner and a later install).
+  let closing = false;
+  const shutdown = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    await app.close().catch(() => undefined);
+    await viewer.close().catch(() => undefined);
+    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+
   // The first requests (the browser opening the UI) are answered before background work starts: the
   // watchers' crawl, search preparation and the memory scan for this banner share this thread. Changes
   // made meanwhile are caught by the catch-up pass that follows the crawl.
@@ -131,17 +145,6 @@ async function main(argv: string[]): Promise<number> {
   if (token) lines.push(`  WARNING:      listening on ${args.host}: anyone who can reach it and has the token reads your plans`);
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  let closing = false;
-  const shutdown = async (): Promise<void> => {
-    if (closing) return;
-    closing = true;
-    await app.close().catch(() => undefined);
-    await viewer.close().catch(() => undefined);
-    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
   return -1;
 }
 

@@ -86,7 +86,7 @@ describe('serving', () => {
     await bannerUrl(relative);
     expect(relative.stdout()).toContain(`Claude dir:   ${home.claude}`);
     relative.child.kill('SIGINT');
-    expect(await relative.exited).toBe(0);
+    expect({ code: await relative.exited, stderr: relative.stderr() }).toEqual({ code: 0, stderr: '' });
 
     const fromEnv = runCli(['--port', '0'], { env: { ...process.env, CLAUDE_CONFIG_DIR: home.claude } });
     await bannerUrl(fromEnv);

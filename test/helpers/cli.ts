@@ -21,7 +21,11 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // A death by signal is reported on stderr's record, so a failing exit-code check shows which one.
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => {
+    if (signal !== null) err += `\n[killed by ${signal}]`;
+    resolve(code);
+  }));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
