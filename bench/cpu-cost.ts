@@ -14,18 +14,7 @@
 // inside the window (an idle scan worker) still counts up to its last sample; /proc/<pid>/stat
 // utime+stime (10 ms ticks, exited threads included) is kept as a cross-check.
 
-import fs from 'node:fs';
-import { processTree, sleep, waitQuiet } from './measure.js';
-
-const CLK_TCK = 100;
-
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
+import { forEachThreadRunNs, processCpuMs, processTree, sleep, waitQuiet } from './measure.js';
 
 /** Cumulative CPU of a fixed set of processes, thread by thread, surviving thread exits between samples. */
 export class CpuMeter {
@@ -39,28 +28,12 @@ export class CpuMeter {
   }
 
   private read(each: (key: string, runNs: number) => void): void {
-    for (const pid of this.pids) {
-      let tids: string[];
-      try {
-        tids = fs.readdirSync(`/proc/${pid}/task`);
-      } catch {
-        continue;
-      }
-      for (const tid of tids) {
-        const t = readText(`/proc/${pid}/task/${tid}/schedstat`);
-        if (t) each(`${pid}/${tid}`, Number(t.split(' ')[0]));
-      }
-    }
+    for (const pid of this.pids) forEachThreadRunNs(pid, (tid, runNs) => each(`${pid}/${tid}`, runNs));
   }
 
   private statMs(): number {
     let ms = 0;
-    for (const pid of this.pids) {
-      const text = readText(`/proc/${pid}/stat`);
-      if (!text) continue;
-      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      ms += ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
-    }
+    for (const pid of this.pids) ms += processCpuMs(pid);
     return ms;
   }
 

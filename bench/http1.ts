@@ -109,6 +109,14 @@ export class ResponseReader {
     }
   }
 
+  /** Hands up to `remaining` body bytes from buf[i, end) to body(); returns where they end. */
+  private takeBody(buf: Buffer, i: number, end: number): number {
+    const n = Math.min(this.remaining, end - i);
+    this.body(buf, i, i + n);
+    this.remaining -= n;
+    return i + n;
+  }
+
   feed(buf: Buffer, start: number, end: number): void {
     let i = start;
     while (i < end) {
@@ -118,22 +126,15 @@ export class ResponseReader {
         case HEAD:
           i = this.readHead(buf, i, end);
           break;
-        case BODY: {
-          const n = Math.min(this.remaining, end - i);
-          this.body(buf, i, i + n);
-          i += n;
-          this.remaining -= n;
+        case BODY:
+          i = this.takeBody(buf, i, end);
           if (this.remaining === 0) this.finish();
           break;
-        }
         case CHUNK_SIZE:
           i = this.readChunkSize(buf, i, end);
           break;
         case CHUNK_DATA: {
-          const n = Math.min(this.remaining, end - i);
-          this.body(buf, i, i + n);
-          i += n;
-          this.remaining -= n;
+          i = this.takeBody(buf, i, end);
           if (this.remaining === 0) {
             this.state = CHUNK_CRLF;
             this.crlfSeen = 0;

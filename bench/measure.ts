@@ -153,22 +153,34 @@ export interface CpuSample {
   statMs: number;
 }
 
+/** utime+stime of a process from /proc/<pid>/stat (all its threads, exited ones included), in 10 ms ticks; 0 when gone. */
+export function processCpuMs(pid: number): number {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK : 0;
+}
+
+/** Calls `each` with every live thread of a process and its schedstat run time (ns); nothing when gone. */
+export function forEachThreadRunNs(pid: number, each: (tid: string, runNs: number) => void): void {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return;
+  }
+  for (const tid of tasks) {
+    const t = readText(`/proc/${pid}/task/${tid}/schedstat`);
+    if (t) each(tid, Number(t.split(' ')[0]));
+  }
+}
+
 export function treeCpu(root: number): CpuSample {
   let schedNs = 0;
   let statMs = 0;
   for (const pid of processTree(root)) {
-    const f = statFields(pid);
-    if (f) statMs += ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
-    let tasks: string[];
-    try {
-      tasks = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tasks) {
-      const t = readText(`/proc/${pid}/task/${tid}/schedstat`);
-      if (t) schedNs += Number(t.split(' ')[0]);
-    }
+    statMs += processCpuMs(pid);
+    forEachThreadRunNs(pid, (_tid, runNs) => {
+      schedNs += runNs;
+    });
   }
   return { schedNs, statMs };
 }
