@@ -1,8 +1,11 @@
 // Bundles the server into dist/ with esbuild: one script instead of ~600 modules (module resolution and
 // loading dominated the start). Type-checking is separate (`npm run typecheck`).
 //
-//   dist/app.cjs        the application (src/cli.ts): CommonJS, so that src/launcher.ts can compile it
-//                       through vm.Script with V8's code cache (Node 20 has none for ES modules)
+//   dist/app.cjs        the application (src/cli.ts) but its HTTP server: CommonJS, so that
+//                       src/launcher.ts can compile it through vm.Script with V8's code cache (Node 20 has
+//                       none for ES modules)
+//   dist/server.cjs     the HTTP server (src/http/server.ts) and its libraries, ~80% of the code: the
+//                       application requires it once the scan has started (see src/launcher.ts)
 //   dist/cli.js         the launcher (src/launcher.ts): the process entry, and the package's bin
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
 import { build } from 'esbuild';
@@ -30,19 +33,34 @@ const common = {
   legalComments: 'linked',
   logLevel: 'warning',
 };
+const cjs = {
+  ...common,
+  format: 'cjs',
+  // import.meta does not exist in a CommonJS script: the bundle's own file URL stands in for it.
+  inject: ['scripts/import-meta-url.js'],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  // import() of the server bundle becomes require(), which the launcher answers (vm.Script has no
+  // import() of its own).
+  supported: { 'dynamic-import': false },
+};
+// The CLI's import of the server is left to the launcher: require('./server.cjs') at run time.
+const serverApart = {
+  name: 'server-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/http\/server\.js$/ }, () => ({ path: './server.cjs', external: true }));
+  },
+};
 // ES module outputs: some bundled dependencies are CommonJS and call require() for Node's own modules.
 const esmRequire = "import { createRequire as __pmvCreateRequire } from 'node:module'; const require = __pmvCreateRequire(import.meta.url);";
 
 await Promise.all([
   build({
-    ...common,
+    ...cjs,
     entryPoints: ['src/cli.ts'],
     outfile: `${outdir}app.cjs`,
-    format: 'cjs',
-    // import.meta does not exist in a CommonJS script: the bundle's own file URL stands in for it.
-    inject: ['scripts/import-meta-url.js'],
-    define: { 'import.meta.url': 'importMetaUrl' },
+    plugins: [serverApart],
   }),
+  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs` }),
   build({ ...common, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js`, format: 'esm' }),
   build({ ...common, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js`, format: 'esm', banner: { js: esmRequire } }),
 ]);

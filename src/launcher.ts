@@ -1,7 +1,11 @@
-// The process entry (bundled as dist/cli.js): runs the application bundle (dist/app.cjs, built from
-// cli.ts) from V8 bytecode that an earlier run left in the user cache dir. Node 20 has no compile cache
-// for modules, and compiling the ~1.4 MB bundle, then each function on its first call, took ~0.1 s of
-// every start. This is what Node 22's module.enableCompileCache() does, done by hand.
+// The process entry (bundled as dist/cli.js): runs the application bundles from V8 bytecode that an
+// earlier run left in the user cache dir. Node 20 has no compile cache for modules, and compiling the
+// bundles, then each function on its first call, took ~0.1 s of every start. This is what Node 22's
+// module.enableCompileCache() does, done by hand.
+//
+// There are two bundles: dist/app.cjs (the CLI, the domain and the watchers) and dist/server.cjs (the
+// HTTP server, most of the code). The application asks for the second with require('./server.cjs')
+// once the scan is under way, so compiling it overlaps the scan instead of delaying its start.
 //
 // A code cache is only an optimization: anything wrong with it (missing, corrupt, another bundle, another
 // V8, an unwritable cache dir) means compiling from source, as without one.
@@ -13,8 +17,8 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { cacheDir } from './config/cacheDir.js';
 
-const APP = fileURLToPath(new URL('./app.cjs', import.meta.url));
-/** The cache is written once the server has answered its first requests, so it holds their functions too. */
+const DIST = path.dirname(fileURLToPath(import.meta.url));
+/** A bundle's cache is written once the server has answered its first requests, so it holds their functions too. */
 const WRITE_AFTER_MS = 3000;
 const DIGEST_BYTES = 32;
 const trace = process.env.PMV_TRACE
@@ -41,45 +45,71 @@ function readCodeCache(file: string): Buffer | 'absent' | 'corrupt' {
   return raw.length > DIGEST_BYTES && digest(data).equals(raw.subarray(0, DIGEST_BYTES)) ? data : 'corrupt';
 }
 
-/** Atomically (temp file, then rename), after removing the caches of other bundles and runtimes. */
-function writeCodeCache(file: string, data: Buffer): void {
+/**
+ * Atomically (temp file, then rename), after removing the caches of other builds and runtimes: every
+ * code cache file but this one and those of the other bundles.
+ */
+function writeCodeCache(file: string, bundle: string, data: Buffer): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
+  const others = BUNDLES.filter((b) => b !== bundle).map(cachePrefix);
   for (const name of readdirSync(dir)) {
-    if (name.startsWith('code-') && path.join(dir, name) !== file) rmSync(path.join(dir, name), { force: true });
+    if (name.startsWith('code-') && path.join(dir, name) !== file && !others.some((p) => name.startsWith(p))) {
+      rmSync(path.join(dir, name), { force: true });
+    }
   }
   const tmp = `${file}.tmp.${process.pid}`;
   writeFileSync(tmp, Buffer.concat([digest(data), data]));
   renameSync(tmp, file);
 }
 
-function run(): void {
-  const source = readFileSync(APP, 'utf8').replace(/^#!.*/, '');
+const BUNDLES = ['app.cjs', 'server.cjs'];
+const cachePrefix = (bundle: string): string => `code-${path.basename(bundle, '.cjs')}-`;
+const loaded = new Map<string, unknown>();
+
+/** Runs a CommonJS bundle of dist/ (once; later calls return its exports), from the code cache if it has one. */
+function runBundle(name: string): unknown {
+  if (loaded.has(name)) return loaded.get(name);
+  const filename = path.join(DIST, name);
+  const source = readFileSync(filename, 'utf8').replace(/^#!.*/, '');
   const useCache = process.env.PMV_CODE_CACHE !== '0';
   const key = digest(`${source}\0${process.version}\0${process.arch}`).toString('hex').slice(0, 24);
-  const file = path.join(cacheDir(), `code-${key}.bin`);
+  const file = path.join(cacheDir(), `${cachePrefix(name)}${key}.bin`);
   const found = useCache ? readCodeCache(file) : 'absent';
   const cachedData = typeof found === 'string' ? undefined : found;
-  // The CommonJS wrapper, as Node's own loader builds it; the bundle is a CommonJS script.
+  // The CommonJS wrapper, as Node's own loader builds it.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: APP,
+    filename,
     cachedData,
   });
   const used = cachedData !== undefined && !script.cachedDataRejected;
-  trace?.(`code cache ${!useCache ? 'off' : used ? 'used' : cachedData ? 'rejected' : found}`);
+  trace?.(`code cache of ${name} ${!useCache ? 'off' : used ? 'used' : cachedData ? 'rejected' : found}`);
   if (useCache && !used) {
     setTimeout(() => {
       try {
-        writeCodeCache(file, script.createCachedData());
-        trace?.('code cache written');
+        writeCodeCache(file, name, script.createCachedData());
+        trace?.(`code cache of ${name} written`);
       } catch (error) {
-        trace?.(`code cache not written: ${error instanceof Error ? error.message : String(error)}`);
+        trace?.(`code cache of ${name} not written: ${error instanceof Error ? error.message : String(error)}`);
       }
     }, WRITE_AFTER_MS).unref();
   }
   const main = script.runInThisContext() as (...args: unknown[]) => void;
-  const module = { exports: {} };
-  main.call(module.exports, module.exports, createRequire(APP), module, APP, path.dirname(APP));
+  const module = { exports: {} as unknown };
+  loaded.set(name, module.exports);
+  main.call(module.exports, module.exports, bundleRequire(filename), module, filename, DIST);
+  loaded.set(name, module.exports);
+  return module.exports;
 }
 
-run();
+/** Node's require for `filename`, except that the sibling bundles (`./<name>.cjs`) run through runBundle(). */
+function bundleRequire(filename: string): NodeJS.Require {
+  const nodeRequire = createRequire(filename);
+  const require = ((id: string) =>
+    /^\.\/[\w-]+\.cjs$/.test(id) ? runBundle(id.slice(2)) : nodeRequire(id)) as NodeJS.Require;
+  return Object.assign(require, {
+    resolve: nodeRequire.resolve, cache: nodeRequire.cache, main: nodeRequire.main, extensions: nodeRequire.extensions,
+  });
+}
+
+runBundle('app.cjs');

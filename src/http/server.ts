@@ -5,12 +5,13 @@ import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
 import { installErrorHandling, sendText, statusText, type RouteTable } from './errors.js';
 import { hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
+import { lazyCompilers } from './lazyCompilers.js';
 import { openapiOptions } from './openapi.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { planRoutes } from './routes/plans.js';
-import { loadUi, staticUiRoutes } from './routes/staticUi.js';
+import { staticUiRoutes } from './routes/staticUi.js';
 import { routes, sharedSchemas } from './schemas.js';
 
 export interface ServerOptions {
@@ -59,6 +60,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // The route schemas are TypeBox's and checked by the OpenAPI tests, so ajv need not validate them
     // against its meta-schema at every start (compiling that cost ~60 ms).
     ajv: { customOptions: { coerceTypes: false, validateSchema: false } },
+    schemaController: { compilersFactory: lazyCompilers() },
     // Slow-header and slow-body clients are cut off (security rule 6). A missing Host is left to the
     // guard, which answers it like any other foreign Host (403) rather than Node's bare 400.
     http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, requireHostHeader: false } as object,
@@ -88,10 +90,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
 
-  // Responses are plain JSON.stringify: the big bodies (the plan list, the memory listing) are
-  // serialized once per change by the routes themselves, and compiling a fast-json-stringify serializer
-  // per route cost ~100 ms of every start for small bodies. The schemas still document and validate.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.removeAllContentTypeParsers();
   // JSON only, and an empty JSON body is "no body" (POST /api/refresh sends none).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -128,7 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   eventRoutes(app, options.viewer, options.demo ?? false);
   app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
-  staticUiRoutes(app, loadUi(options.webDir));
+  staticUiRoutes(app, options.webDir);
 
   await app.ready();
   return app;

@@ -30,7 +30,8 @@ for (const c of [0xc2, 0xe1, 0xe2, 0xe3, 0xef]) SPACE_CLASS[c] = 2;
 
 /**
  * Whitespace-separated words of UTF-8 text, as JavaScript's \s (plus U+0085) splits the decoded string.
- * Counted on the bytes, before decoding: half the cost of a per-character loop over the string, and
+ * Counted on the bytes, before decoding, and without a branch on whether a byte is a space: in prose
+ * that branch changes direction every few bytes and mispredicts, which made this loop twice as slow, and
  * plans are measured by the thousand at start. Bytes that do not decode are never spaces, as their
  * U+FFFD replacement is not; no space's first byte can be the continuation of another character.
  */
@@ -40,28 +41,14 @@ export function countWords(bytes: Uint8Array): number {
   let afterSpace = 1;
   const n = bytes.length;
   for (let i = 0; i < n; i++) {
-    const byte = bytes[i]!;
-    // Printable ASCII and most lead bytes are never spaces: the common case decides on one compare.
-    if (byte > 0x20 && byte < 0xc2) {
-      words += afterSpace;
-      afterSpace = 0;
-      continue;
-    }
-    const kind = SPACE_CLASS[byte];
-    if (kind === 1) {
-      afterSpace = 1;
-      continue;
-    }
-    if (kind === 2) {
+    let space = SPACE_CLASS[bytes[i]!]!;
+    if (space === 2) {
       const length = unicodeSpaceLength(bytes, i);
-      if (length > 0) {
-        afterSpace = 1;
-        i += length - 1;
-        continue;
-      }
+      space = length > 0 ? 1 : 0;
+      if (length > 0) i += length - 1;
     }
-    words += afterSpace;
-    afterSpace = 0;
+    words += afterSpace & (space ^ 1);
+    afterSpace = space;
   }
   return words;
 }

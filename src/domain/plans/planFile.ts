@@ -1,5 +1,6 @@
 // One plan file on disk -> the metadata the service lists, plus (later) its folded text for search.
 import path from 'node:path';
+import type { ByteSlab } from '../byteSlab.js';
 import { createdTime, readRegularFileSync } from '../files.js';
 import { foldCase } from '../fold.js';
 import { countLinesInBytes, countWords, planTitleFromBytes } from '../markdown/text.js';
@@ -37,9 +38,12 @@ export function isPlanFileName(name: string): boolean {
   return name.endsWith('.md') && !name.startsWith('.') && !name.includes('.tmp.') && name.length > 3;
 }
 
-/** Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. */
-export function readPlanFile(filepath: string): PlanFileRecord | null {
-  const file = readRegularFileSync(filepath);
+/**
+ * Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. Batches
+ * of reads pass a slab to read into (see ByteSlab).
+ */
+export function readPlanFile(filepath: string, slab?: ByteSlab): PlanFileRecord | null {
+  const file = readRegularFileSync(filepath, slab);
   if (!file) return null;
   const filename = path.basename(filepath);
   return {

@@ -2,6 +2,7 @@
 // record still describes its file, and reading in time slices.
 import { readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { ByteSlab } from '../byteSlab.js';
 import { statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -37,11 +38,12 @@ export async function readAll(
   known: (filepath: string) => PlanFileRecord | undefined,
 ): Promise<Map<string, PlanFileRecord | null>> {
   const slicer = new TimeSlicer();
+  const slab = new ByteSlab();
   const out = new Map<string, PlanFileRecord | null>();
   for (const filepath of paths) {
     await slicer.maybeYield();
     const previous = known(filepath);
-    out.set(filepath, previous && unmoved(previous, statOrNull(filepath)) ? previous : readPlanFile(filepath));
+    out.set(filepath, previous && unmoved(previous, statOrNull(filepath)) ? previous : readPlanFile(filepath, slab));
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// The web UI: the built files of dist/web, read once at start and served from memory.
+// The web UI: the built files of dist/web, read on the first request for any of them and served from
+// memory after that (reading and hashing ~4 MB is not worth delaying the start for API-only users).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -46,7 +47,7 @@ function walk(dir: string, base = dir): string[] {
  * Synchronous: ~90 files and 4 MB take a few ms this way, where one promise round trip per open, stat,
  * read and close through the thread pool kept the start waiting ~0.15 s.
  */
-export function loadUi(webDir: string): Map<string, Asset> {
+function loadUi(webDir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const rel of walk(webDir)) {
     const body = readFileSync(path.join(webDir, rel));
@@ -62,15 +63,17 @@ export function loadUi(webDir: string): Map<string, Asset> {
   return assets;
 }
 
-export function staticUiRoutes(app: FastifyInstance, assets: Map<string, Asset>): void {
+export function staticUiRoutes(app: FastifyInstance, webDir: string): void {
+  let loaded: Map<string, Asset> | null = null;
+  const assets = (): Map<string, Asset> => (loaded ??= loadUi(webDir));
   app.get('/', { schema: { hide: true } }, (request, reply) => {
-    const index = assets.get('/index.html');
+    const index = assets().get('/index.html');
     if (!index) return sendText(reply, 503, 'The web UI is not built: run `npm run build`.');
     return serve(request.headers['if-none-match'], reply, index);
   });
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const pathname = request.url.split('?')[0]!;
-    const asset = pathname !== '/index.html' ? assets.get(pathname) : undefined;
+    const asset = pathname !== '/index.html' ? assets().get(pathname) : undefined;
     // Unknown paths (and API paths with the wrong method) go to the not-found handler: 404 or 405.
     if (!asset) return reply.callNotFound();
     return serve(request.headers['if-none-match'], reply, asset);
