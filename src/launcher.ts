@@ -15,7 +15,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { cacheDir } from './config/cacheDir.js';
+import { defaultPoolSize, leavePrestarted } from './domain/sessions/prestart.js';
 
 const DIST = path.dirname(fileURLToPath(import.meta.url));
 /** A bundle's cache is written once the server has answered its first requests, so it holds their functions too. */
@@ -112,4 +114,25 @@ function bundleRequire(filename: string): NodeJS.Require {
   });
 }
 
+/**
+ * A first run on this machine (no session index in the cache dir yet) reads every log: its scan workers
+ * are started now, to boot while the application compiles (see prestart.ts). Later runs need none at
+ * start, and --help or --version none at all.
+ */
+function prestartScanWorkers(): void {
+  if (process.argv.some((arg) => arg === '--help' || arg === '--version')) return;
+  try {
+    if (readdirSync(cacheDir()).some((name) => name.startsWith('session-index-'))) return;
+  } catch {
+    // No cache dir yet: a first run.
+  }
+  try {
+    const entry = new URL('./scanWorker.js', import.meta.url);
+    leavePrestarted(Array.from({ length: defaultPoolSize() }, () => new Worker(entry)));
+  } catch (error) {
+    trace?.(`scan workers not prestarted: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+prestartScanWorkers();
 runBundle('app.cjs');

@@ -116,6 +116,27 @@ const denseLine = fc
   )
   .map((parts) => Buffer.from(parts.join(''), 'utf8'));
 
+/**
+ * scanChunks() as logReader feeds the scanner: each chunk copied into the buffer of two chunks ago (after
+ * scribbling over it), which the scanner is told it may hold on to until the next feed.
+ */
+function scanInTurns(data: Buffer, sizes: readonly number[], options: LineScannerOptions): LineRecord[] {
+  const scanner = new LineScanner(options);
+  const largest = Math.max(1, ...sizes);
+  const buffers = [Buffer.alloc(largest), Buffer.alloc(largest)];
+  const records: LineRecord[] = [];
+  for (let at = 0, i = 0; at < data.length; i++) {
+    const chunk = data.subarray(at, at + Math.max(1, sizes[i % sizes.length]!));
+    const buffer = buffers[i % 2]!.fill(0x22);
+    chunk.copy(buffer);
+    records.push(...scanner.feed(buffer.subarray(0, chunk.length), true));
+    at += chunk.length;
+  }
+  records.push(...scanner.end());
+  expect(scanner.stats.maxRetainedBytes).toBeLessThanOrEqual(options.tailWindowBytes ?? TAIL_WINDOW_BYTES);
+  return records;
+}
+
 describe('LineScanner properties', () => {
   it('reads dense key soups like the reference whatever suffix it tries first', () => {
     fc.assert(
@@ -154,6 +175,33 @@ describe('LineScanner properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('reads the same when it may hold on to the previous chunk of two buffers used in turn (as logReader does)', () => {
+    fc.assert(
+      fc.property(logBytes, chunkSizes, scannerOptions, (data, sizes, options) => {
+        expect(scanInTurns(data, sizes, options)).toEqual(referenceScan(data, windowOf(options)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads the same holding on to chunks, a long chunk followed by one of every size, the window edge anywhere', () => {
+    const line = conversationLine({ sessionId: SID_A, cwd: '/w/p', slug: 'calm-river', content: 'q'.repeat(60) });
+    const whole = Buffer.from(line + metadataLine(SID_B) + line);
+    // With and without the last line's `\n`: an unfinished last line is read by end().
+    for (const data of [whole, whole.subarray(0, -1)]) {
+      for (let window = 112; window <= 152; window++) {
+        const expected = referenceScan(data, window);
+        expect(expected.filter((r) => r.slug === 'calm-river')).toHaveLength(2);
+        for (let long = window; long < window + 40; long += 7) {
+          for (let short = 1; short <= window + 1; short += 3) {
+            expect(scanInTurns(data, [long, short], { tailWindowBytes: window }), `window ${window}, chunks of ${long} and ${short}`)
+              .toEqual(expected);
+          }
+        }
+      }
+    }
   });
 
   it('tracks completed bytes and holds at most a window under any chunking', () => {

@@ -3,7 +3,8 @@
 import { appendFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ScanWorkers } from '../../src/domain/sessions/scanWorkers.js';
+import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
+import { ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { conversationLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
@@ -12,7 +13,8 @@ let workers: ScanWorkers;
 const warnings: string[] = [];
 beforeEach(async () => {
   home = await tempHome();
-  workers = new ScanWorkers({ warn: (m) => warnings.push(m) }, 2);
+  // Every read in the workers: this thread's share of a start-up scan is tested on its own below.
+  workers = new ScanWorkers({ warn: (m) => warnings.push(m) }, 2, spawnScanWorker, false);
   warnings.length = 0;
 });
 afterEach(async () => {
@@ -72,6 +74,44 @@ describe('session logs read by worker threads', () => {
     expect(inWorkers.linkForPlan('later-slug.md')?.sessionId).toBe(SID_A);
     expect(inWorkers.linkForPlan('slug-number-2.md')).toBeNull();
     expect(warnings).toEqual([]);
+  });
+
+  it('share a start-up scan with the main thread and index the same', async () => {
+    await writeLogs();
+    const shared = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1);
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: shared, workerThresholdBytes: 0 });
+    await index.refresh();
+    const reference = new SessionIndex({ projectsDir: home.projectsDir });
+    await reference.refresh();
+    expect(answers(index)).toEqual(answers(reference));
+    expect(shared.filesRead).toBe(6);
+    expect(warnings).toEqual([]);
+    await shared.close();
+  });
+
+  it('take over the workers the launcher started, instead of starting their own', async () => {
+    await writeLogs();
+    leavePrestarted([spawnScanWorker()]);
+    let spawned = 0;
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => {
+      spawned++;
+      return spawnScanWorker();
+    });
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 });
+    await index.refresh();
+    const reference = new SessionIndex({ projectsDir: home.projectsDir });
+    await reference.refresh();
+    expect(answers(index)).toEqual(answers(reference));
+    expect(spawned).toBe(0);
+    // Taken once: the next pool starts its own.
+    const next = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => {
+      spawned++;
+      return spawnScanWorker();
+    });
+    await new SessionIndex({ projectsDir: home.projectsDir, workers: next, workerThresholdBytes: 0 }).refresh();
+    expect(spawned).toBe(1);
+    await pool.close();
+    await next.close();
   });
 
   it('fall back to the main thread when a worker cannot run, with one warning', async () => {

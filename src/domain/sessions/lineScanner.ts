@@ -120,6 +120,12 @@ export class LineScanner {
   /** The end of the unfinished line: from its first possible key in its last `window` bytes. */
   private readonly tail: Buffer;
   private tailLength = 0;
+  /**
+   * The last `window` bytes of a chunk that ended inside a line, when its caller keeps that chunk intact
+   * until the next feed(): what keepTail() would keep of them is only worked out if the next chunk needs
+   * it. Inside a multi-MB line it never does, and that search was a third of the scanning time.
+   */
+  private deferred: Buffer | null = null;
 
   // The current line: the last occurrence of each key, with its rank among the line's key occurrences.
   private occurrences = 0;
@@ -149,6 +155,7 @@ export class LineScanner {
   /** Forgets everything, so one scanner (and its buffers) can serve many files. */
   reset(): void {
     this.tailLength = 0;
+    this.deferred = null;
     this.resetLine();
     this.fed = 0;
     this.completed = 0;
@@ -159,14 +166,22 @@ export class LineScanner {
     return { bytesFed: this.fed, completedBytes: this.completed, maxRetainedBytes: this.maxRetained };
   }
 
-  /** Records of the lines completed (by a `\n`) within this chunk. The chunk is not kept. */
-  feed(chunk: Buffer): LineRecord[] {
+  /**
+   * Records of the lines completed (by a `\n`) within this chunk. The chunk is not kept, unless the
+   * caller promises (`keptUntilNextFeed`) not to change its bytes before the next feed(), end() or
+   * reset(): then a reference to its end may be held until then instead of a copy of what matters in it.
+   */
+  feed(chunk: Buffer, keptUntilNextFeed = false): LineRecord[] {
     const out: LineRecord[] = [];
     const n = chunk.length;
     const base = this.fed;
     this.fed += n;
     let from = 0;
-    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+    const first = chunk.indexOf(NEWLINE);
+    // The deferred tail is only read when this chunk's part of the line is shorter than the window.
+    if (this.deferred !== null && (first === -1 ? n < this.window : first < this.window)) this.keepDeferred();
+    this.deferred = null;
+    for (let nl = first; nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
       if (this.tailLength > 0 && nl - from < this.window) {
         // The window starts in an earlier chunk: join the kept tail and this chunk's part of the line.
         this.appendTail(chunk, from, nl);
@@ -180,13 +195,29 @@ export class LineScanner {
       this.completed = base + nl + 1;
       from = nl + 1;
     }
-    if (from < n) this.keepTail(chunk, from, n);
+    if (from < n) {
+      if (keptUntilNextFeed && n - from >= this.window) {
+        // What keepTail() would do, later: with a window of this line here, it ignores the tail kept so far.
+        this.deferred = chunk.subarray(n - this.window, n);
+        this.tailLength = 0;
+      } else {
+        this.keepTail(chunk, from, n);
+      }
+    }
     if (this.tailLength > this.maxRetained) this.maxRetained = this.tailLength;
     return out;
   }
 
+  private keepDeferred(): void {
+    const deferred = this.deferred!;
+    this.deferred = null;
+    this.keepTail(deferred, 0, deferred.length);
+    if (this.tailLength > this.maxRetained) this.maxRetained = this.tailLength;
+  }
+
   /** The stream ended: an unfinished last line counts as a line. */
   end(): LineRecord[] {
+    if (this.deferred !== null) this.keepDeferred();
     const out: LineRecord[] = [];
     if (this.tailLength > 0) this.scanWindow(this.tail, 0, this.tailLength);
     this.tailLength = 0;

@@ -25,9 +25,13 @@ export interface TrackedLog {
   facts: LogFacts;
 }
 
-/** One reader's working memory; a fixed number of them bounds both memory and open files. */
+/**
+ * One reader's working memory; a fixed number of them bounds both memory and open files. Chunks are read
+ * into the two buffers in turn, so the scanner may hold on to the previous chunk (see LineScanner.feed).
+ */
 export interface ReadSlot {
   readonly buffer: Buffer;
+  readonly spare: Buffer;
   readonly scanner: LineScanner;
 }
 
@@ -38,7 +42,7 @@ export interface ReadSlot {
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES): ReadSlot {
-  return { buffer: Buffer.alloc(chunkBytes), scanner: new LineScanner() };
+  return { buffer: Buffer.alloc(chunkBytes), spare: Buffer.alloc(chunkBytes), scanner: new LineScanner() };
 }
 
 export type ReadResult =
@@ -133,7 +137,10 @@ function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Read
   const st = fstatSync(fd);
   if (!st.isFile()) return GONE;
   if (previous !== null && sameStat(st, previous)) return UNCHANGED;
-  const { buffer, scanner } = slot;
+  const { scanner } = slot;
+  // First: the scanner may still refer to the buffers (its last chunk of the previous file).
+  scanner.reset();
+  let buffer = slot.buffer;
   let bytesRead = 0;
   let base = previous !== null && !mustRescan(st, previous) ? previous : null;
   if (base !== null && base.offset > 0) {
@@ -144,7 +151,6 @@ function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Read
   }
   const start = base?.offset ?? 0;
   const facts = base !== null ? cloneFacts(base.facts) : emptyFacts();
-  scanner.reset();
   // Stop at the size seen now: a log that keeps growing is finished by the next update, not chased.
   for (let position = start; position < st.size; ) {
     const n = readSync(fd, buffer, 0, Math.min(buffer.length, st.size - position), position);
@@ -152,7 +158,8 @@ function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Read
     if (n === 0) break;
     bytesRead += n;
     position += n;
-    for (const record of scanner.feed(n === buffer.length ? buffer : buffer.subarray(0, n))) applyRecord(facts, record);
+    for (const record of scanner.feed(n === buffer.length ? buffer : buffer.subarray(0, n), true)) applyRecord(facts, record);
+    buffer = buffer === slot.buffer ? slot.spare : slot.buffer;
   }
   const stats = scanner.stats;
   return {

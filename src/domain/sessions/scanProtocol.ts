@@ -1,5 +1,6 @@
 // Messages between the session index and its scan workers (scanWorker.ts). Everything in them is
-// structured-cloneable: plain objects, strings, numbers and Maps.
+// structured-cloneable: plain objects, strings, numbers, Maps and the shared memory of a FolderQueue.
+import type { FolderQueue } from './folderQueue.js';
 import type { ReadResult, TrackedLog } from './logReader.js';
 
 export interface ScanJob {
@@ -16,15 +17,16 @@ export interface FilesRequest {
 }
 
 /**
- * Find the logs of these project folders and bring each up to date from `previous` (what the index
- * knows of files in them): the whole walk, lstat and read off the main thread.
+ * Find the logs of the project folders this worker takes from the queue (shared with the other
+ * threads) and bring each up to date from `previous` (what the index knows of files in them): the
+ * whole walk, lstat and read off the main thread.
  */
 export interface FoldersRequest {
   id: number;
   kind: 'folders';
   chunkBytes: number;
   projectsDir: string;
-  folders: string[];
+  queue: FolderQueue;
   previous: Map<string, TrackedLog>;
 }
 

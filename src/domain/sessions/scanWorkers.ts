@@ -1,9 +1,10 @@
 // A small pool of worker threads that read session logs in parallel with each other and with the main
 // thread, which meanwhile starts the server and answers requests. Reading 2 GB of logs is CPU work (the
 // copy out of the page cache plus the scan); on the main thread it would stall every request.
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
+import { defaultPoolSize, takePrestarted } from './prestart.js';
+import { createFolderQueue, scanFolder, takeAll, type FolderQueue } from './folderQueue.js';
 import { discoverLogs } from './logFiles.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
@@ -37,7 +38,7 @@ type RequestBody = ScanRequest extends infer R ? (R extends ScanRequest ? Omit<R
  * Under tsx (tests, `npm run dev`-style runs from src/) the worker is a .ts file, which a worker thread
  * can only load after registering tsx itself; the bundled product ships dist/scanWorker.js.
  */
-function spawnWorker(): Worker {
+export function spawnScanWorker(): Worker {
   if (import.meta.url.endsWith('.ts')) {
     const entry = new URL('./scanWorker.ts', import.meta.url).href;
     const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
@@ -52,8 +53,8 @@ class ScanThread {
   private nextId = 0;
   dead = false;
 
-  constructor(spawn: () => Worker, onDeath: (thread: ScanThread, error: Error) => void) {
-    this.worker = spawn();
+  constructor(worker: Worker, onDeath: (thread: ScanThread, error: Error) => void) {
+    this.worker = worker;
     this.worker.unref();
     this.worker.on('message', (response: ScanResponse) => {
       const pending = this.pending.get(response.id);
@@ -87,7 +88,10 @@ class ScanThread {
 }
 
 export class ScanWorkers {
-  /** Files read by worker threads so far (not those found unchanged, nor main-thread fallbacks). */
+  /**
+   * Files read so far by run() and scanFolders() (not those found unchanged, nor main-thread fallbacks),
+   * including scanFolders()'s share on this thread.
+   */
   filesRead = 0;
   private threads: ScanThread[] = [];
   private idleTimer: NodeJS.Timeout | null = null;
@@ -96,10 +100,18 @@ export class ScanWorkers {
 
   constructor(
     private readonly logger: Logger,
-    private readonly size = Math.max(1, Math.min(2, availableParallelism())),
+    private readonly size = defaultPoolSize(),
     /** How a worker is started (tests start one that fails). */
-    private readonly spawn: () => Worker = spawnWorker,
-  ) {}
+    private readonly spawn: () => Worker = spawnScanWorker,
+    /** Whether this thread takes its share of scanFolders() (tests turn it off to keep all reads in workers). */
+    private readonly mainThreadShare = true,
+  ) {
+    // Workers the launcher started (see prestart.ts) join this pool, and stop when idle like its own.
+    const prestarted = takePrestarted();
+    for (const worker of prestarted.slice(0, size)) this.adopt(worker);
+    for (const worker of prestarted.slice(size)) void worker.terminate();
+    if (this.threads.length > 0) this.scheduleIdle();
+  }
 
   /**
    * Reads every job and returns results in job order. Jobs are shared between the workers by expected
@@ -126,20 +138,21 @@ export class ScanWorkers {
   }
 
   /**
-   * Finds and reads the logs of whole project folders, the walk included, shared between the workers by
-   * weight. This is the start-up scan: the main thread meanwhile loads the server and reads the plans.
+   * Finds and reads the logs of whole project folders, the walk included: the workers and this thread
+   * take folders from one queue (see folderQueue.ts), this one in time slices between its other work.
+   * This is the start-up scan: this thread meanwhile also loads the server and reads the plans.
    */
   async scanFolders(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
     if (folders.length === 0) return { files: [], warnings: [] };
+    const queue = createFolderQueue([...folders].sort((a, b) => b.weight - a.weight).map((f) => f.folder));
+    const previous = new Map(folders.flatMap((f) => [...f.previous]));
     return this.parallel(
       async (threads) => {
-        const shares = partition(folders, threads.length, (f) => f.weight);
-        const scans = await Promise.all(shares.map(async (share, i) => {
-          if (share.length === 0) return { files: [], warnings: [] };
-          const previous = new Map(share.flatMap((f) => [...f.previous]));
-          const response = await threads[i]!.request({ kind: 'folders', chunkBytes, projectsDir, folders: share.map((f) => f.folder), previous });
-          return 'scan' in response ? response.scan : { files: [], warnings: [] };
-        }));
+        const fromWorkers = Promise.all(threads.map((thread) => thread.request({ kind: 'folders', chunkBytes, projectsDir, queue, previous })));
+        // Handled below, after this thread's share; a worker failing meanwhile must not go unhandled.
+        fromWorkers.catch(() => undefined);
+        const own = this.mainThreadShare ? await scanTakenInSlices(projectsDir, queue, previous, chunkBytes) : { files: [], warnings: [] };
+        const scans = [own, ...(await fromWorkers).map((response) => ('scan' in response ? response.scan : { files: [], warnings: [] }))];
         const merged: FolderScan = { files: scans.flatMap((x) => x.files), warnings: scans.flatMap((x) => x.warnings) };
         this.filesRead += merged.files.filter(([, result]) => result.kind === 'read').length;
         return merged;
@@ -191,12 +204,14 @@ export class ScanWorkers {
 
   private ensureThreads(): ScanThread[] {
     this.threads = this.threads.filter((t) => !t.dead);
-    while (this.threads.length < this.size) {
-      this.threads.push(new ScanThread(this.spawn, (thread) => {
-        this.threads = this.threads.filter((t) => t !== thread);
-      }));
-    }
+    while (this.threads.length < this.size) this.adopt(this.spawn());
     return this.threads;
+  }
+
+  private adopt(worker: Worker): void {
+    this.threads.push(new ScanThread(worker, (thread) => {
+      this.threads = this.threads.filter((t) => t !== thread);
+    }));
   }
 
   private scheduleIdle(): void {
@@ -204,6 +219,24 @@ export class ScanWorkers {
     this.idleTimer = setTimeout(() => void this.close(), IDLE_MS);
     this.idleTimer.unref();
   }
+}
+
+/** This thread's share of scanFolders(): folders taken from the back of the queue, in time slices. */
+async function scanTakenInSlices(
+  projectsDir: string,
+  queue: FolderQueue,
+  previous: ReadonlyMap<string, TrackedLog>,
+  chunkBytes: number,
+): Promise<FolderScan> {
+  const slot = createReadSlot(chunkBytes);
+  const slicer = new TimeSlicer();
+  const scan: FolderScan = { files: [], warnings: [] };
+  for (const i of takeAll(queue, true)) {
+    for (const _ of scanFolder(projectsDir, queue.folders[i]!, previous, slot, scan.files, (m) => scan.warnings.push(m))) {
+      await slicer.maybeYield();
+    }
+  }
+  return scan;
 }
 
 /** Heaviest first, each to the share with the least weight so far. */
