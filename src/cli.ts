@@ -78,15 +78,13 @@ async function main(argv: string[]): Promise<number> {
   });
   const loading = viewer.load();
   loading.catch(() => undefined);
-  const [{ buildServer }, { openWithSystem }] = await Promise.all([
-    import('./http/server.js'),
-    import('./platform/opener.js'),
-  ]);
+  const { buildServer } = await import('./http/server.js');
   trace?.('server code loaded');
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
     viewer,
-    opener: (file) => openWithSystem(file),
+    // Loaded on first use: child_process (and what it loads) is not worth a start for a rare action.
+    opener: async (file) => (await import('./platform/opener.js')).openWithSystem(file),
     allowedHosts: exposed ? [...args.allowHosts, args.host.toLowerCase()] : args.allowHosts,
     webDir: path.join(PACKAGE_ROOT, 'dist', 'web'),
     accessToken: token,

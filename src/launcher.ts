@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { Worker } from 'node:worker_threads';
+import type { Worker as WorkerType } from 'node:worker_threads';
 import { cacheDir } from './config/cacheDir.js';
 import { defaultPoolSize, leavePrestarted } from './domain/sessions/prestart.js';
 
@@ -127,6 +127,8 @@ function prestartScanWorkers(): void {
     // No cache dir yet: a first run.
   }
   try {
+    // Required here, not imported: later runs do not load worker_threads before the application does.
+    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as { Worker: typeof WorkerType };
     const entry = new URL('./scanWorker.js', import.meta.url);
     leavePrestarted(Array.from({ length: defaultPoolSize() }, () => new Worker(entry)));
   } catch (error) {

@@ -1,6 +1,6 @@
 // A JSON body rebuilt only when its source changes, with an ETag and a gzip copy made on first demand.
-import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 interface Built {
@@ -14,6 +14,13 @@ interface Built {
 // costs nothing, where hashing the 1 MB plan list took ~2 ms per change. A restart changes it too (one
 // extra full response per client, no wrong 304).
 const PROCESS_TAG = randomBytes(6).toString('base64url');
+
+// zlib is loaded by the first gzip request, not at start (~3 ms of module loading).
+let zlibModule: typeof import('node:zlib') | null = null;
+function zlib(): typeof import('node:zlib') {
+  zlibModule ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  return zlibModule;
+}
 
 export class CachedJson {
   private built: Built | null = null;
@@ -39,7 +46,7 @@ export class CachedJson {
     if (request.headers['if-none-match'] === built.etag) return reply.code(304).send();
     void reply.type('application/json; charset=utf-8');
     if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && built.body.length > 1024) {
-      built.gzipped ??= gzipSync(built.body, { level: 6 });
+      built.gzipped ??= zlib().gzipSync(built.body, { level: 6 });
       return reply.header('content-encoding', 'gzip').send(built.gzipped);
     }
     return reply.send(built.body);

@@ -36,10 +36,12 @@ export interface ReadSlot {
 }
 
 /**
- * Read size. The copy out of the page cache dominates, and it is fastest into a buffer that stays in the
- * CPU's L2 cache: 64 KiB read and scanned 2 GB in 0.6 s here, 256 KiB in 0.9 s, 8 MiB in 3 s.
+ * Read size. The copy out of the page cache dominates, and it is fastest into buffers that stay in the
+ * CPU's L2 cache (1 MiB per core here; the slot has two): scanning the bench home's 2 GB took a median
+ * 1.06 s with 256 KiB, 1.11 s with 128 KiB, 1.14 s with 64 KiB, 1.6-1.9 s with 1 MiB (a cold first pass
+ * per process, 8 runs each, 2026-11-21).
  */
-export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES): ReadSlot {
   return { buffer: Buffer.alloc(chunkBytes), spare: Buffer.alloc(chunkBytes), scanner: new LineScanner() };
