@@ -1,6 +1,7 @@
-import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { conversationLine, SID_A, SID_B, tempHome, type TempHome } from './helpers.js';
 
@@ -14,6 +15,45 @@ beforeEach(async () => {
 afterEach(async () => {
   await home.cleanup();
 });
+
+interface FileEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  offset: number;
+  lastCwd: string | null;
+  sessions: [string, string][];
+  slugs: [string, string][];
+}
+
+/** The files of a snapshot, string indexes resolved (the test's own reading of the flat format). */
+function decodeFiles(snapshot: { strings: string[]; files: (string | number)[] }): FileEntry[] {
+  const { strings, files } = snapshot;
+  const out: FileEntry[] = [];
+  const pairs = (at: number, count: number): [string, string][] =>
+    Array.from({ length: count }, (_, k) => [strings[files[at + 2 * k] as number]!, strings[files[at + 2 * k + 1] as number]!]);
+  for (let at = 0; at < files.length; ) {
+    const [p, size, mtimeMs, ino, offset, lastCwd, sessionCount] = files.slice(at, at + 7) as [string, number, number, number, number, number, number];
+    const sessions = pairs(at + 7, sessionCount);
+    at += 7 + 2 * sessionCount;
+    const slugs = pairs(at + 1, files[at] as number);
+    at += 1 + 2 * slugs.length;
+    out.push({ path: p, size, mtimeMs, ino, offset, lastCwd: lastCwd === -1 ? null : strings[lastCwd]!, sessions, slugs });
+  }
+  return out;
+}
+
+/** `snapshot` with these files, written in the flat format with a fresh string table. */
+function encodeFiles(snapshot: object, entries: FileEntry[]): unknown {
+  const strings: string[] = [];
+  const ref = (value: string): number => (strings.includes(value) ? strings.indexOf(value) : strings.push(value) - 1);
+  const files = entries.flatMap((e) => [
+    e.path, e.size, e.mtimeMs, e.ino, e.offset, e.lastCwd === null ? -1 : ref(e.lastCwd), e.sessions.length,
+    ...e.sessions.flatMap(([a, b]) => [ref(a), ref(b)]), e.slugs.length, ...e.slugs.flatMap(([a, b]) => [ref(a), ref(b)]),
+  ]);
+  return { ...snapshot, strings, files };
+}
 
 /** A JSON round trip, as a cache file would do it. */
 const viaJson = (index: SessionIndex): unknown => JSON.parse(JSON.stringify(index.toJSON()));
@@ -68,9 +108,14 @@ describe('SessionIndex.toJSON / fromJSON', () => {
 
   it('rejects anything that is not a valid snapshot of this projects dir', async () => {
     const { index } = await populated();
-    const good = viaJson(index) as Record<string, unknown>;
-    const goodFile = (good.files as Record<string, unknown>[])[0]!;
-    const withFile = (patch: Record<string, unknown>): unknown => ({ ...good, files: [{ ...goodFile, ...patch }] });
+    const good = viaJson(index) as Record<string, unknown> & { strings: string[]; files: (string | number)[] };
+    const goodFile = decodeFiles(good)[0]!;
+    const withFile = (patch: Partial<FileEntry>): unknown => encodeFiles(good, [{ ...goodFile, ...patch }]);
+    const withFlat = (change: (flat: (string | number)[]) => void): unknown => {
+      const flat = [...good.files];
+      change(flat);
+      return { ...good, files: flat };
+    };
     const garbage: [string, unknown][] = [
       ['null', null],
       ['number', 42],
@@ -78,7 +123,7 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['array', []],
       ['empty object', {}],
       ['wrong format', { ...good, format: 'something-else' }],
-      ['future version', { ...good, version: 2 }],
+      ['future version', { ...good, version: 3 }],
       ['other projects dir', { ...good, projectsDir: path.join(home.root, 'other') }],
       ['folders not an array', { ...good, folders: 'x' }],
       ['dot folder', { ...good, folders: ['.hidden'] }],
@@ -86,26 +131,50 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['duplicate folder', { ...good, folders: [FOLDER, FOLDER] }],
       ['file in unknown folder', { ...good, folders: [] }],
       ['files not an array', { ...good, files: {} }],
-      ['file not an object', { ...good, files: [7] }],
+      ['strings not an array', { ...good, strings: {} }],
+      ['a string that is not one', { ...good, strings: good.strings.map(() => 7) }],
+      ['path not a string', withFlat((flat) => void (flat[0] = 7))],
+      ['truncated files', withFlat((flat) => void flat.pop())],
+      ['string index out of range', withFlat((flat) => void (flat[5] = good.strings.length))],
+      ['fractional string index', withFlat((flat) => void (flat[5] = 0.5))],
+      ['session count past the end', withFlat((flat) => void (flat[6] = 10_000))],
       ['path escaping', withFile({ path: `../${SID_A}.jsonl` })],
       ['path not a log', withFile({ path: `${FOLDER}/memory/x.jsonl` })],
       ['path with backslash', withFile({ path: `${FOLDER}/${SID_A}/subagents/a\\b/agent-1.jsonl` })],
       ['negative size', withFile({ size: -1 })],
-      ['offset past size', withFile({ offset: (goodFile.size as number) + 1 })],
+      ['offset past size', withFile({ offset: goodFile.size + 1 })],
       ['fractional offset', withFile({ offset: 1.5 })],
-      ['NaN-ish mtime', withFile({ mtimeMs: 'yesterday' })],
-      ['missing ino', withFile({ ino: undefined })],
+      ['NaN-ish mtime', withFile({ mtimeMs: 'yesterday' as unknown as number })],
+      ['missing ino', withFile({ ino: undefined as unknown as number })],
       ['bad lastCwd', withFile({ lastCwd: 'relative/path' })],
       ['bad session id', withFile({ sessions: [['not-a-uuid', CWD_A]] })],
-      ['bad session pair', withFile({ sessions: [[SID_A]] })],
+      ['bad session cwd', withFile({ sessions: [[SID_A, 'relative']] })],
       ['bad slug', withFile({ slugs: [['Not A Slug', SID_A]] })],
       ['slug to bad session', withFile({ slugs: [['ok-slug', 'x']] })],
+      ['duplicate session', withFile({ sessions: [[SID_A, CWD_A], [SID_A, CWD_A]] })],
       ['duplicate slug', withFile({ slugs: [['ok-slug', SID_A], ['ok-slug', SID_B]] })],
-      ['duplicate file', { ...good, files: [goodFile, goodFile] }],
+      ['duplicate file', encodeFiles(good, [goodFile, goodFile])],
     ];
     for (const [label, data] of garbage) {
       expect(SessionIndex.fromJSON(data, { projectsDir: home.projectsDir }), label).toBeNull();
     }
     expect(SessionIndex.fromJSON(good, { projectsDir: home.projectsDir })).not.toBeNull();
+    expect(SessionIndex.fromJSON(encodeFiles(good, decodeFiles(good)), { projectsDir: home.projectsDir })!.toJSON()).toEqual(good);
+  });
+
+  it('replaces a cache of an older format without a warning, and warns about a broken one', async () => {
+    const { index } = await populated();
+    const cacheDir = path.join(home.root, 'cache');
+    const warnings: string[] = [];
+    const cache = new SessionIndexCache(cacheDir, home.projectsDir, { warn: (m) => warnings.push(m) });
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(cache.file, JSON.stringify({ ...(viaJson(index) as object), version: 1, files: [{ path: 'x' }] }));
+    expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
+    expect(warnings).toEqual([]);
+    await writeFile(cache.file, JSON.stringify({ ...(viaJson(index) as object), files: [{ path: 'x' }] }));
+    expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
+    expect(warnings).toHaveLength(1);
+    await cache.save(index);
+    expect((await cache.load({ projectsDir: home.projectsDir }))?.toJSON()).toEqual(index.toJSON());
   });
 });

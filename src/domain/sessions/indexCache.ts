@@ -3,6 +3,7 @@
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import { SessionIndex, type SessionIndexOptions } from './sessionIndex.js';
+import { isOutdatedSnapshot } from './snapshot.js';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -26,7 +27,10 @@ export class SessionIndexCache {
       return null;
     }
     const index = SessionIndex.fromJSON(data, options);
-    if (!index) this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
+    // One written by an older version is just stale: rebuilt without a word.
+    if (!index && !isOutdatedSnapshot(data)) {
+      this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
+    }
     return index;
   }
 
