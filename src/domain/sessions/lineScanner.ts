@@ -123,7 +123,8 @@ export class LineScanner {
   /**
    * The last `window` bytes of a chunk that ended inside a line, when its caller keeps that chunk intact
    * until the next feed(): what keepTail() would keep of them is only worked out if the next chunk needs
-   * it. Inside a multi-MB line it never does, and that search was a third of the scanning time.
+   * it. Inside a multi-MB line it never does, and that search (for `":"` in the chunk's last window) is
+   * slow in tool output full of escaped quotes.
    */
   private deferred: Buffer | null = null;
 
