@@ -49,6 +49,14 @@ function answers(index: SessionIndex): unknown {
   };
 }
 
+/** Refreshes `index` and an index of the same home without workers: their answers must be the same. */
+async function expectSameAsMainThread(index: SessionIndex): Promise<void> {
+  await index.refresh();
+  const reference = new SessionIndex({ projectsDir: home.projectsDir });
+  await reference.refresh();
+  expect(answers(index)).toEqual(answers(reference));
+}
+
 describe('session logs read by worker threads', () => {
   it('index exactly as the main thread does, at start and after appends and removals', async () => {
     await writeLogs();
@@ -79,11 +87,7 @@ describe('session logs read by worker threads', () => {
   it('share a start-up scan with the main thread and index the same', async () => {
     await writeLogs();
     const shared = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1);
-    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: shared, workerThresholdBytes: 0 });
-    await index.refresh();
-    const reference = new SessionIndex({ projectsDir: home.projectsDir });
-    await reference.refresh();
-    expect(answers(index)).toEqual(answers(reference));
+    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: shared, workerThresholdBytes: 0 }));
     expect(shared.filesRead).toBe(6);
     expect(warnings).toEqual([]);
     await shared.close();
@@ -93,21 +97,15 @@ describe('session logs read by worker threads', () => {
     await writeLogs();
     leavePrestarted([spawnScanWorker()]);
     let spawned = 0;
-    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => {
+    const counted = (): Worker => {
       spawned++;
       return spawnScanWorker();
-    });
-    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 });
-    await index.refresh();
-    const reference = new SessionIndex({ projectsDir: home.projectsDir });
-    await reference.refresh();
-    expect(answers(index)).toEqual(answers(reference));
+    };
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, counted);
+    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 }));
     expect(spawned).toBe(0);
     // Taken once: the next pool starts its own.
-    const next = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => {
-      spawned++;
-      return spawnScanWorker();
-    });
+    const next = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, counted);
     await new SessionIndex({ projectsDir: home.projectsDir, workers: next, workerThresholdBytes: 0 }).refresh();
     expect(spawned).toBe(1);
     await pool.close();
@@ -119,11 +117,7 @@ describe('session logs read by worker threads', () => {
     // A real worker that dies at once stands for any worker failure (a missing file, a crash).
     const broken = new ScanWorkers({ warn: (m) => warnings.push(m) }, 2,
       () => new Worker('throw new Error("no threads here")', { eval: true }));
-    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: broken, workerThresholdBytes: 0 });
-    await index.refresh();
-    const reference = new SessionIndex({ projectsDir: home.projectsDir });
-    await reference.refresh();
-    expect(answers(index)).toEqual(answers(reference));
+    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: broken, workerThresholdBytes: 0 }));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/scan workers unavailable.*no threads here/);
     await broken.close();
