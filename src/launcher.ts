@@ -117,10 +117,10 @@ function bundleRequire(filename: string): NodeJS.Require {
 /**
  * A first run on this machine (no session index in the cache dir yet) reads every log: its scan workers
  * are started now, to boot while the application compiles (see prestart.ts). Later runs need none at
- * start, and --help or --version none at all.
+ * start, and --help, --version or the (small) demo home none at all.
  */
 function prestartScanWorkers(): void {
-  if (process.argv.some((arg) => arg === '--help' || arg === '--version')) return;
+  if (process.argv.some((arg) => arg === '--help' || arg === '--version' || arg === '--demo')) return;
   try {
     if (readdirSync(cacheDir()).some((name) => name.startsWith('session-index-'))) return;
   } catch {
