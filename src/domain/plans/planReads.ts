@@ -8,14 +8,17 @@ import { foldCase } from '../fold.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
 
-/** Plan file paths directly inside a folder; a missing or unreadable folder has none. */
+/** Plan file paths directly inside a folder (absolute, normalized); a missing or unreadable folder has none. */
 export function listPlanPaths(folder: string): string[] {
   try {
     const entries = readdirSync(folder, { withFileTypes: true });
+    // The folder is a normalized absolute path and a listed name has no separator, so this is path.join()
+    // without its normalization (~10 ms for 3,000 plans at start).
+    const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
     // Symlinks are kept here and judged by readPlanFile's fstat: a link to a regular file is a plan.
     return entries
       .filter((e) => (e.isFile() || e.isSymbolicLink()) && isPlanFileName(e.name))
-      .map((e) => path.join(folder, e.name));
+      .map((e) => prefix + e.name);
   } catch {
     return [];
   }

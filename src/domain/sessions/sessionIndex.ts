@@ -252,11 +252,11 @@ export class SessionIndex {
     });
   }
 
+  /** Folder keys come from a listing of the projects dir (isFolderName): no separators, never `.` or `..`. */
   private setFolders(keys: string[]): void {
-    const next = new Map(keys.map((key): [string, string] => [key, path.join(this.projectsDir, key)]));
-    if (next.size === this.folders.size && keys.every((key) => this.folders.has(key))) return;
+    if (keys.length === this.folders.size && keys.every((key) => this.folders.has(key))) return;
     this.folders.clear();
-    for (const [key, dir] of next) this.folders.set(key, dir);
+    for (const key of keys) this.folders.set(key, this.projectsDir + path.sep + key);
     this.dirty = true;
   }
 

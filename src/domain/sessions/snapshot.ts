@@ -95,16 +95,17 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
   const { folders: folderList, strings, files: flat } = data;
   if (!Array.isArray(folderList) || !Array.isArray(strings) || !Array.isArray(flat)) return null;
   const folders = new Map<string, string>();
+  const prefix = projectsDir + path.sep;
   for (const key of folderList as unknown[]) {
     if (typeof key !== 'string' || !isFolderName(key)) return null;
     if (folders.has(key)) return null;
-    folders.set(key, path.join(projectsDir, key));
+    // A folder name has no separator and is not `.` or `..` (isFolderName): path.join() without normalizing.
+    folders.set(key, prefix + key);
   }
   const cwds = new Uint8Array(strings.length);
   const sessionIds = new Uint8Array(strings.length);
   const slugs = new Uint8Array(strings.length);
   const files = new Map<string, TrackedFile>();
-  const prefix = projectsDir + path.sep;
   // One loop, no call per file: this runs once, at start, before the code has warmed up.
   for (let at = 0; at < flat.length; ) {
     const rel: unknown = flat[at];
