@@ -1,6 +1,7 @@
 // Project folders shared out between the scan workers and the main thread while they scan: each
 // takes the next folder nobody has taken yet, so all finish together however the bytes are spread.
-// A fixed split by expected bytes left one worker ~0.1 s behind the other on the benchmark home.
+// A fixed split by expected bytes left one worker ~0.1 s behind the other in a traced start of the
+// benchmark home.
 //
 // One flag per folder in shared memory, taken with a compare-and-swap. The workers go from the front
 // (the heaviest folders first), the main thread from the back (the lightest): it joins in between
