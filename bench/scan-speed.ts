@@ -34,11 +34,12 @@ function cpuMs(since: NodeJS.CpuUsage): { user: number; system: number; total: n
 }
 
 /**
- * Everything the index read (offsets and facts per file), independent of the order files finished in:
- * the snapshot lists files sorted by path.
+ * Everything the index read (offsets and facts per file), independent of the order files finished in
+ * (the snapshot lists files sorted by path) and of when its directories were listed (their stamps).
  */
 function digestOf(index: SessionIndex): string {
-  return createHash('sha256').update(JSON.stringify(index.toJSON())).digest('hex').slice(0, 16);
+  const { dirs: _dirs, ...facts } = index.toJSON() as Record<string, unknown>;
+  return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
 }
 
 async function refreshRuns(): Promise<void> {

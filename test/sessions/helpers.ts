@@ -102,3 +102,12 @@ export async function tempHome(): Promise<TempHome> {
 export const SID_A = '1b0c4f7e-2d3a-4c5b-9e8f-7a6b5c4d3e2f';
 export const SID_B = '2c1d5a8f-3e4b-4d6c-8f9a-8b7c6d5e4f3a';
 export const SID_C = '3d2e6b9a-4f5c-4e7d-9a0b-9c8d7e6f5a4b';
+
+/**
+ * What an index knows of its logs, from its snapshot without the directory stamps (those record when
+ * and by which thread each directory was last listed, not what the logs say).
+ */
+export function indexFacts(index: { toJSON(): unknown }): unknown {
+  const { dirs: _dirs, ...facts } = index.toJSON() as Record<string, unknown>;
+  return facts;
+}

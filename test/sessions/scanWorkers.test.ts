@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
 import { ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
-import { conversationLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
+import { conversationLine, indexFacts, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
 let home: TempHome;
 let workers: ScanWorkers;
@@ -45,7 +45,7 @@ function answers(index: SessionIndex): unknown {
     folders: index.projectFolders(),
     cwds: index.knownCwds(),
     links: [0, 1, 2].flatMap((f) => [index.linkForPlan(`slug-number-${f}.md`), index.linkForPlan(`agent-slug-${f}.md`)]),
-    snapshot: index.toJSON(),
+    snapshot: indexFacts(index),
   };
 }
 

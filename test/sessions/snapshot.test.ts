@@ -154,6 +154,12 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['duplicate session', withFile({ sessions: [[SID_A, CWD_A], [SID_A, CWD_A]] })],
       ['duplicate slug', withFile({ slugs: [['ok-slug', SID_A], ['ok-slug', SID_B]] })],
       ['duplicate file', encodeFiles(good, [goodFile, goodFile])],
+      ['dirs not an array', { ...good, dirs: {} }],
+      ['dirs cut short', { ...good, dirs: ['', 1, 2] }],
+      ['dir escaping', { ...good, dirs: ['..', 1, 2, 3] }],
+      ['dir not a project dir', { ...good, dirs: [`${FOLDER}/memory`, 1, 2, 3] }],
+      ['dir stamp not a number', { ...good, dirs: ['', 'x', 2, 3] }],
+      ['dir with a negative inode', { ...good, dirs: [FOLDER, 1, -2, 3] }],
     ];
     for (const [label, data] of garbage) {
       expect(SessionIndex.fromJSON(data, { projectsDir: home.projectsDir }), label).toBeNull();

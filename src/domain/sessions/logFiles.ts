@@ -1,6 +1,6 @@
 // Which paths under <claudeDir>/projects are session logs, and finding them. Rules are on path segments
 // relative to the projects dir, so the watcher filter, discovery and the persisted cache agree.
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 
@@ -68,6 +68,43 @@ export interface Discovery {
   folders: string[];
 }
 
+/** A directory as a walk found it: while its mtime and inode stay the same, so do its entries. */
+export interface DirStamp {
+  mtimeMs: number;
+  ino: number;
+  /** When it was listed (Date.now()). */
+  listedAt: number;
+}
+
+/** What an earlier walk saw, so a restart lists only the directories that moved since. */
+export interface KnownDirs {
+  stamps: ReadonlyMap<string, DirStamp>;
+  /** Absolute paths of the known subdirectories and logs, by directory. */
+  children: ReadonlyMap<string, { dirs: string[]; files: string[] }>;
+}
+
+/** A walk's memory: `record` receives a stamp for every directory it visits; `known` lets it skip listings. */
+export interface WalkMemory {
+  record: Map<string, DirStamp>;
+  known?: KnownDirs;
+}
+
+/**
+ * A listing is trusted only if its directory had not changed for this long before it was listed: file
+ * systems keep times coarsely (to the kernel tick, some to the second), so a change just after a listing
+ * can leave the mtime as it was.
+ */
+const SETTLED_MS = 2000;
+
+function unmoved(stamp: DirStamp | undefined, mtimeMs: number, ino: number): stamp is DirStamp {
+  return stamp !== undefined && stamp.mtimeMs === mtimeMs && stamp.ino === ino && mtimeMs <= stamp.listedAt - SETTLED_MS;
+}
+
+function listFailed(error: unknown, dir: string, warn: (message: string) => void): void {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`cannot list ${dir}: ${code ?? String(error)}`);
+}
+
 /**
  * Walks the directory at `start` (segments below projectsDir) for logs. Only real directories are
  * entered (a symlinked directory could loop) and only regular files are returned (a FIFO would block
@@ -75,27 +112,51 @@ export interface Discovery {
  * Each listing is synchronous (microseconds from the dentry cache, where a promise per directory cost
  * more); the generator pauses after each directory so callers can yield to the event loop.
  */
-function* walkLogs(projectsDir: string, start: readonly string[], warn: (message: string) => void, found: Discovery): Generator<void> {
+function* walkLogs(
+  projectsDir: string,
+  start: readonly string[],
+  warn: (message: string) => void,
+  found: Discovery,
+  memory?: WalkMemory,
+): Generator<void> {
   // Paths are built by concatenation: every name comes from a directory listing (no separators, never
   // `.` or `..`), so this is path.join() without its normalization, which cost more than the lstat.
   const pending: [string[], string][] = [[[...start], path.join(projectsDir, ...start)]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const seg = next[0];
     const dir = next[1];
+    if (memory !== undefined) {
+      let stats;
+      try {
+        stats = lstatSync(dir);
+      } catch (error) {
+        listFailed(error, dir, warn);
+        continue;
+      }
+      if (!stats.isDirectory()) continue;
+      const known = memory.known?.stamps.get(dir);
+      if (unmoved(known, stats.mtimeMs, stats.ino)) {
+        // Its entries are the ones the last listing gave: an lstat instead of a listing (~4x cheaper).
+        memory.record.set(dir, known);
+        const children = memory.known?.children.get(dir);
+        for (const name of children?.dirs ?? []) addDir(seg, dir, name, found, pending);
+        for (const file of children?.files ?? []) found.files.push(file);
+        yield;
+        continue;
+      }
+      memory.record.set(dir, { mtimeMs: stats.mtimeMs, ino: stats.ino, listedAt: Date.now() });
+    }
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`cannot list ${dir}: ${code ?? String(error)}`);
+      listFailed(error, dir, warn);
       continue;
     }
     for (const entry of entries) {
-      const child = [...seg, entry.name];
       if (entry.isDirectory()) {
-        if (seg.length === 0 && isFolderName(entry.name)) found.folders.push(entry.name);
-        if (mayContainLogs(child)) pending.push([child, dir + path.sep + entry.name]);
-      } else if (entry.isFile() && isLogSegments(child)) {
+        addDir(seg, dir, entry.name, found, pending);
+      } else if (entry.isFile() && isLogSegments([...seg, entry.name])) {
         found.files.push(dir + path.sep + entry.name);
       }
     }
@@ -103,11 +164,23 @@ function* walkLogs(projectsDir: string, start: readonly string[], warn: (message
   }
 }
 
+/** A subdirectory `name` of `dir` (at `seg`): a project folder at the top, walked into if it can hold logs. */
+function addDir(seg: readonly string[], dir: string, name: string, found: Discovery, pending: [string[], string][]): void {
+  const child = [...seg, name];
+  if (seg.length === 0 && isFolderName(name)) found.folders.push(name);
+  if (mayContainLogs(child)) pending.push([child, dir + path.sep + name]);
+}
+
 /** walkLogs on the main thread, yielding to the event loop between slices. */
-export async function discoverLogs(projectsDir: string, start: readonly string[], warn: (message: string) => void): Promise<Discovery> {
+export async function discoverLogs(
+  projectsDir: string,
+  start: readonly string[],
+  warn: (message: string) => void,
+  memory?: WalkMemory,
+): Promise<Discovery> {
   const found: Discovery = { files: [], folders: [] };
   const slicer = new TimeSlicer();
-  for (const _ of walkLogs(projectsDir, start, warn, found)) await slicer.maybeYield();
+  for (const _ of walkLogs(projectsDir, start, warn, found, memory)) await slicer.maybeYield();
   return found;
 }
 

@@ -6,7 +6,7 @@ import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
-import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments } from './logFiles.js';
+import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
 import {
   createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
@@ -69,6 +69,10 @@ export class SessionIndex {
   private readonly warned = new Set<string>();
   private bytesRead = 0;
   private maxRetained = 0;
+  /** Every directory the last main-thread walk visited, as it found it (persisted with the index). */
+  private dirStamps = new Map<string, DirStamp>();
+  /** Set on a restored index: its first refresh lists only the directories that moved since. */
+  private stampsUsable = false;
 
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
@@ -142,7 +146,7 @@ export class SessionIndex {
   }
 
   toJSON(): unknown {
-    return writeSnapshot(this.projectsDir, this.folders, this.files);
+    return writeSnapshot(this.projectsDir, this.folders, this.files, this.dirStamps);
   }
 
   /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
@@ -152,6 +156,8 @@ export class SessionIndex {
     if (restored === null) return null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
     for (const [file, tracked] of restored.files) index.files.set(file, tracked);
+    index.dirStamps = restored.dirs;
+    index.stampsUsable = restored.dirs.size > 0;
     index.view = buildView(index.files, index.folders);
     return index;
   }
@@ -167,7 +173,13 @@ export class SessionIndex {
         return this.publish();
       }
     }
-    const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message));
+    // A restored index lists only the directories that moved since it was saved (see WalkMemory); later
+    // full refreshes list them all: they exist to catch what watching may have missed.
+    const known = this.stampsUsable ? this.knownDirs() : undefined;
+    this.stampsUsable = false;
+    const record = new Map<string, DirStamp>();
+    const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message), { record, known });
+    this.dirStamps = record;
     this.setFolders(found.folders);
     // Known files missing from the listing are synced too: their own lstat decides that they are gone,
     // so a file a concurrent updateFile just added is not dropped on the strength of an older listing.
@@ -184,6 +196,9 @@ export class SessionIndex {
    */
   private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
     this.setFolders(folders);
+    // The workers' walks keep no stamps: the next main-thread walk lists everything and records them.
+    this.dirStamps.clear();
+    this.stampsUsable = false;
     const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
     const sent = new Map<string, TrackedLog>();
     for (const [file, tracked] of this.files) {
@@ -206,6 +221,22 @@ export class SessionIndex {
     for (const [file, log] of sent) if (!seen.has(file) && this.files.get(file)?.log === log) this.forget(file);
   }
 
+  /** The stamps with the subdirectories and logs the index knows in each directory (see KnownDirs). */
+  private knownDirs(): KnownDirs {
+    const children = new Map<string, { dirs: string[]; files: string[] }>();
+    const of = (dir: string): { dirs: string[]; files: string[] } => {
+      let entry = children.get(dir);
+      if (entry === undefined) children.set(dir, (entry = { dirs: [], files: [] }));
+      return entry;
+    };
+    for (const dir of this.dirStamps.keys()) {
+      const at = dir.lastIndexOf(path.sep);
+      if (dir !== this.projectsDir) of(dir.slice(0, at)).dirs.push(dir.slice(at + 1));
+    }
+    for (const file of this.files.keys()) of(file.slice(0, file.lastIndexOf(path.sep))).files.push(file);
+    return { stamps: this.dirStamps, children };
+  }
+
   /** Re-lists the directory at `seg` (a folder or a session's subagent tree) and syncs what is in it. */
   private async syncTree(seg: string[]): Promise<void> {
     const dir = path.join(this.projectsDir, ...seg);
@@ -219,8 +250,11 @@ export class SessionIndex {
         this.dirty = true;
       }
     }
-    const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m))).files : []);
+    const record = new Map<string, DirStamp>();
+    const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m), { record })).files : []);
     const prefix = dir + path.sep;
+    for (const known of [...this.dirStamps.keys()]) if (known === dir || known.startsWith(prefix)) this.dirStamps.delete(known);
+    for (const [walked, stamp] of record) this.dirStamps.set(walked, stamp);
     for (const file of this.files.keys()) if (file.startsWith(prefix)) targets.add(file);
     await this.syncFiles([...targets]);
   }

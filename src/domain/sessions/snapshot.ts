@@ -4,11 +4,12 @@
 // Version 2 is flat, because reading it back is on the path of every restart: every cwd, sessionId and
 // slug once in `strings`, and each file as a run of values in `files` that point into it. Restoring
 // 4,000 logs took ~60 ms from one object per file and pair (version 1, mostly code that had not warmed
-// up yet), ~25 ms from this, and the file is half the size.
+// up yet), ~25 ms from this, and the file is half the size. It also keeps the stamp of each directory
+// the last walk listed, so a restart lists only those that moved (see WalkMemory in logFiles.ts).
 import path from 'node:path';
 import type { TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
-import { isFolderName, isLogSegments } from './logFiles.js';
+import { isFolderName, isLogSegments, mayContainLogs, type DirStamp } from './logFiles.js';
 import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
@@ -28,17 +29,21 @@ export interface IndexSnapshot {
   folders: string[];
   strings: string[];
   files: SnapshotFiles;
+  /** Per directory walked: its path relative to the projects dir ('' for itself), mtimeMs, ino, listedAt. */
+  dirs: (string | number)[];
 }
 
 export interface RestoredState {
   folders: Map<string, string>;
   files: Map<string, TrackedFile>;
+  dirs: Map<string, DirStamp>;
 }
 
 export function writeSnapshot(
   projectsDir: string,
   folders: ReadonlyMap<string, string>,
   files: ReadonlyMap<string, TrackedFile>,
+  dirStamps: ReadonlyMap<string, DirStamp>,
 ): IndexSnapshot {
   const strings: string[] = [];
   const indexes = new Map<string, number>();
@@ -60,7 +65,36 @@ export function writeSnapshot(
     flat.push(facts.slugs.size);
     for (const [slug, sessionId] of facts.slugs) flat.push(ref(slug), ref(sessionId));
   }
-  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat };
+  const dirs: (string | number)[] = [];
+  for (const [dir, stamp] of [...dirStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    dirs.push(path.relative(projectsDir, dir).split(path.sep).join('/'), stamp.mtimeMs, stamp.ino, stamp.listedAt);
+  }
+  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs };
+}
+
+/** Segments of a path the snapshot names, or null unless it is a relative path with plain segments. */
+function plainSegments(rel: string): string[] | null {
+  const seg = rel.split('/');
+  return seg.some((s) => s === '..' || s === '.' || s === '' || s.includes('\\')) ? null : seg;
+}
+
+/** The directory stamps, or null when any is malformed (an older snapshot without them has none). */
+function readDirs(value: unknown, projectsDir: string): Map<string, DirStamp> | null {
+  const dirs = new Map<string, DirStamp>();
+  if (value === undefined) return dirs;
+  if (!Array.isArray(value) || value.length % 4 !== 0) return null;
+  for (let at = 0; at < value.length; at += 4) {
+    const rel: unknown = value[at];
+    const mtimeMs: unknown = value[at + 1];
+    const ino: unknown = value[at + 2];
+    const listedAt: unknown = value[at + 3];
+    if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return null;
+    if (typeof ino !== 'number' || !Number.isFinite(ino) || ino < 0 || typeof listedAt !== 'number' || !Number.isFinite(listedAt)) return null;
+    const seg = rel === '' ? [] : plainSegments(rel);
+    if (seg === null || !mayContainLogs(seg)) return null;
+    dirs.set(seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep), { mtimeMs, ino, listedAt });
+  }
+  return dirs;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -119,8 +153,8 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount)) return null;
     if (typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return null;
     if (typeof ino !== 'number' || !Number.isFinite(ino) || ino < 0) return null;
-    const seg = rel.split('/');
-    if (!isLogSegments(seg) || seg.some((s) => s === '..' || s === '.' || s.includes('\\'))) return null;
+    const seg = plainSegments(rel);
+    if (seg === null || !isLogSegments(seg)) return null;
     const folder = seg[0]!;
     if (!folders.has(folder)) return null;
     const lastCwd = lastCwdAt === -1 ? null : stringAt(strings, lastCwdAt, isCwd, cwds);
@@ -146,5 +180,7 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     if (files.has(abs)) return null;
     files.set(abs, { folder, log: { size, mtimeMs, ino, offset, facts } });
   }
-  return { folders, files };
+  const dirs = readDirs(data.dirs, projectsDir);
+  if (dirs === null) return null;
+  return { folders, files, dirs };
 }

@@ -1,0 +1,111 @@
+// A restart lists only the directories that moved since the index was saved: an unmoved directory's
+// entries come from what the index knows, a moved one (or one changed just before it was listed) is
+// listed again, and a restored index finds what changed while the viewer was not running.
+import { readdir, rename, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { discoverLogs, type DirStamp, type KnownDirs } from '../../src/domain/sessions/logFiles.js';
+import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
+import { conversationLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
+
+const FOLDER = '-home-u-webapp';
+const CWD = '/home/u/webapp';
+let home: TempHome;
+beforeEach(async () => {
+  home = await tempHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+/** Sets every directory under (and including) the projects dir an hour back, as if untouched for long. */
+async function settleDirs(dir = home.projectsDir): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory()) await settleDirs(path.join(dir, entry.name));
+  const past = new Date(Date.now() - 3_600_000);
+  await utimes(dir, past, past);
+}
+
+async function walk(known?: KnownDirs): Promise<{ files: string[]; folders: string[]; record: Map<string, DirStamp> }> {
+  const record = new Map<string, DirStamp>();
+  const found = await discoverLogs(home.projectsDir, [], () => undefined, known ? { record, known } : { record });
+  return { files: [...found.files].sort(), folders: [...found.folders].sort(), record };
+}
+
+describe('walking with the stamps of an earlier walk', () => {
+  it('takes an unmoved directory from memory and lists a moved one again', async () => {
+    const log = await home.write(`${FOLDER}/${SID_A}.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD }));
+    const sub = await home.write(`${FOLDER}/${SID_A}/subagents/agent-a1.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD }));
+    await home.folder('-home-u-empty');
+    await settleDirs();
+    const first = await walk();
+    expect(first.files).toEqual([log, sub].sort());
+    // The projects dir, both folders, the session dir and its subagents dir.
+    expect(first.record.size).toBe(5);
+
+    // What the index claims a directory holds is believed while the directory has not moved: a listing
+    // from memory shows up as the log that is not on disk.
+    const folderDir = path.join(home.projectsDir, FOLDER);
+    const imagined = path.join(folderDir, `${SID_B}.jsonl`);
+    const children = new Map([
+      [home.projectsDir, { dirs: [FOLDER, '-home-u-empty'], files: [] }],
+      [folderDir, { dirs: [SID_A], files: [log, imagined] }],
+      [path.join(folderDir, SID_A), { dirs: ['subagents'], files: [] }],
+      [path.join(folderDir, SID_A, 'subagents'), { dirs: [], files: [sub] }],
+    ]);
+    const fromMemory = await walk({ stamps: first.record, children });
+    expect(fromMemory.files).toEqual([log, imagined, sub].sort());
+    expect(fromMemory.folders).toEqual(['-home-u-empty', FOLDER]);
+    expect(fromMemory.record).toEqual(first.record);
+
+    // A log added since moves its directory: that directory is listed again (the imagined one goes).
+    const added = await home.write(`${FOLDER}/${SID_C}.jsonl`, conversationLine({ sessionId: SID_C, cwd: CWD }));
+    const moved = await walk({ stamps: first.record, children });
+    expect(moved.files).toEqual([log, added, sub].sort());
+    expect(moved.record.get(folderDir)?.mtimeMs).not.toBe(first.record.get(folderDir)?.mtimeMs);
+  });
+
+  it('lists again a directory replaced by another with the same mtime', async () => {
+    const log = await home.write(`${FOLDER}/${SID_A}.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD }));
+    await settleDirs();
+    const first = await walk();
+    const folderDir = path.join(home.projectsDir, FOLDER);
+    await rename(folderDir, path.join(home.root, 'old-folder'));
+    const replacement = await home.write(`${FOLDER}/${SID_B}.jsonl`, conversationLine({ sessionId: SID_B, cwd: CWD }));
+    const stamp = first.record.get(folderDir)!;
+    await utimes(folderDir, new Date(stamp.mtimeMs), new Date(stamp.mtimeMs));
+    const children = new Map([
+      [home.projectsDir, { dirs: [FOLDER], files: [] }],
+      [folderDir, { dirs: [], files: [log] }],
+    ]);
+    expect((await walk({ stamps: first.record, children })).files).toEqual([replacement]);
+  });
+
+  it('lists again a directory that had changed just before its last listing', async () => {
+    const log = await home.write(`${FOLDER}/${SID_A}.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD }));
+    // Not settled: the directories were written a moment ago, so their listing may not be the last word.
+    const first = await walk();
+    const folderDir = path.join(home.projectsDir, FOLDER);
+    const children = new Map([
+      [home.projectsDir, { dirs: [FOLDER], files: [] }],
+      [folderDir, { dirs: [], files: [log, path.join(folderDir, `${SID_B}.jsonl`)] }],
+    ]);
+    expect((await walk({ stamps: first.record, children })).files).toEqual([log]);
+  });
+});
+
+describe('a restored index', () => {
+  it('keeps the stamps across a restart and finds a log written while it was not running', async () => {
+    await home.write(`${FOLDER}/${SID_A}.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'first-plan' }));
+    await settleDirs();
+    const index = new SessionIndex({ projectsDir: home.projectsDir });
+    await index.refresh();
+    const saved = JSON.parse(JSON.stringify(index.toJSON())) as { dirs: unknown[] };
+    expect(saved.dirs.length).toBe(2 * 4);
+
+    await home.write(`${FOLDER}/${SID_B}.jsonl`, conversationLine({ sessionId: SID_B, cwd: CWD, slug: 'later-plan' }));
+    const restored = SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!;
+    expect(await restored.refresh()).toBe(true);
+    expect(restored.linkForPlan('later-plan.md')).toEqual({ sessionId: SID_B, cwd: CWD });
+    expect(restored.linkForPlan('first-plan.md')).toEqual({ sessionId: SID_A, cwd: CWD });
+  });
+});
