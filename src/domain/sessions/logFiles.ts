@@ -110,7 +110,9 @@ function listFailed(error: unknown, dir: string, warn: (message: string) => void
  * entered (a symlinked directory could loop) and only regular files are returned (a FIFO would block
  * its reader forever). Unreadable directories are skipped; `warn` hears about all but missing ones.
  * Each listing is synchronous (microseconds from the dentry cache, where a promise per directory cost
- * more); the generator pauses after each directory so callers can yield to the event loop.
+ * more); the generator pauses after each directory so callers can yield to the event loop. With
+ * `memory`, each directory is lstat-ed first and its stamp recorded; one that `memory.known` shows
+ * unmoved is not listed: its entries are the subdirectories and logs the index knows in it.
  */
 function* walkLogs(
   projectsDir: string,
