@@ -7,7 +7,8 @@
 // (the heaviest folders first), the main thread from the back (the lightest): it joins in between
 // its own work (loading the server, reading plans), and must not be left holding a big folder at the end.
 import { discoverLogsSync } from './logFiles.js';
-import { readLog, type ReadResult, type ReadSlot, type TrackedLog } from './logReader.js';
+import { readLog, type ReadSlot, type TrackedLog } from './logReader.js';
+import type { FolderScan } from './scanProtocol.js';
 
 export interface FolderQueue {
   /** Folder keys, heaviest first. */
@@ -34,17 +35,23 @@ export function* takeAll(queue: FolderQueue, fromBack = false): Generator<number
   }
 }
 
-/** Walks one folder and brings each log in it up to date into `out`, pausing before each file. */
-export function* scanFolder(
+/**
+ * Takes folders from the queue (front to back, or back to front) and brings each log in them up to date
+ * into `scan`, pausing before each file: a worker runs it through, the main thread yields at the pauses.
+ */
+export function* scanTaken(
   projectsDir: string,
-  folder: string,
+  queue: FolderQueue,
   previous: ReadonlyMap<string, TrackedLog>,
   slot: ReadSlot,
-  out: [string, ReadResult][],
-  warn: (message: string) => void,
+  scan: FolderScan,
+  fromBack = false,
 ): Generator<void> {
-  for (const file of discoverLogsSync(projectsDir, [folder], warn).files) {
-    yield;
-    out.push([file, readLog(file, previous.get(file) ?? null, slot)]);
+  const warn = (message: string): void => void scan.warnings.push(message);
+  for (const i of takeAll(queue, fromBack)) {
+    for (const file of discoverLogsSync(projectsDir, [queue.folders[i]!], warn).files) {
+      yield;
+      scan.files.push([file, readLog(file, previous.get(file) ?? null, slot)]);
+    }
   }
 }

@@ -1,7 +1,7 @@
 // Worker thread entry: reads the session logs it is sent (synchronously: a worker has no requests to keep
 // answering) and posts back what each says. Bundled on its own as dist/scanWorker.js.
 import { parentPort } from 'node:worker_threads';
-import { scanFolder, takeAll } from './folderQueue.js';
+import { scanTaken } from './folderQueue.js';
 import { createReadSlot, readLog } from './logReader.js';
 import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
 
@@ -9,14 +9,10 @@ const port = parentPort;
 if (port === null) throw new Error('scanWorker.js runs only as a worker thread');
 
 function scanFolders(request: FoldersRequest): FolderScan {
+  const scan: FolderScan = { files: [], warnings: [] };
   const slot = createReadSlot(request.chunkBytes);
-  const warnings: string[] = [];
-  const files: FolderScan['files'] = [];
-  const { projectsDir, queue, previous } = request;
-  for (const i of takeAll(queue)) {
-    for (const _ of scanFolder(projectsDir, queue.folders[i]!, previous, slot, files, (m) => warnings.push(m))) continue;
-  }
-  return { files, warnings };
+  for (const _ of scanTaken(request.projectsDir, request.queue, request.previous, slot, scan)) continue;
+  return scan;
 }
 
 port.on('message', (request: ScanRequest) => {

@@ -4,8 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { defaultPoolSize, takePrestarted } from './prestart.js';
-import { createFolderQueue, scanFolder, takeAll, type FolderQueue } from './folderQueue.js';
-import { discoverLogs } from './logFiles.js';
+import { createFolderQueue, scanTaken, type FolderQueue } from './folderQueue.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -157,7 +156,8 @@ export class ScanWorkers {
         this.filesRead += merged.files.filter(([, result]) => result.kind === 'read').length;
         return merged;
       },
-      () => scanFoldersInSlices(projectsDir, folders, chunkBytes),
+      // A fresh queue: this thread may have taken folders of the first one before the workers failed.
+      () => scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes),
     );
   }
 
@@ -221,21 +221,19 @@ export class ScanWorkers {
   }
 }
 
-/** This thread's share of scanFolders(): folders taken from the back of the queue, in time slices. */
+/**
+ * This thread's share of scanFolders() (or all of it, when workers cannot run here): folders taken from
+ * the back of the queue, in time slices.
+ */
 async function scanTakenInSlices(
   projectsDir: string,
   queue: FolderQueue,
   previous: ReadonlyMap<string, TrackedLog>,
   chunkBytes: number,
 ): Promise<FolderScan> {
-  const slot = createReadSlot(chunkBytes);
-  const slicer = new TimeSlicer();
   const scan: FolderScan = { files: [], warnings: [] };
-  for (const i of takeAll(queue, true)) {
-    for (const _ of scanFolder(projectsDir, queue.folders[i]!, previous, slot, scan.files, (m) => scan.warnings.push(m))) {
-      await slicer.maybeYield();
-    }
-  }
+  const slicer = new TimeSlicer();
+  for (const _ of scanTaken(projectsDir, queue, previous, createReadSlot(chunkBytes), scan, true)) await slicer.maybeYield();
   return scan;
 }
 
@@ -262,17 +260,4 @@ export async function readInSlices(jobs: readonly ScanJob[], chunkBytes: number)
     results.push(readLog(job.file, job.previous, slot));
   }
   return results;
-}
-
-/** scanFolders() on the main thread, in slices. */
-async function scanFoldersInSlices(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
-  const warnings: string[] = [];
-  const jobs: ScanJob[] = [];
-  for (const { folder, previous } of folders) {
-    for (const file of (await discoverLogs(projectsDir, [folder], (m) => warnings.push(m))).files) {
-      jobs.push({ file, previous: previous.get(file) ?? null });
-    }
-  }
-  const results = await readInSlices(jobs, chunkBytes);
-  return { files: jobs.map((job, i) => [job.file, results[i]!]), warnings };
 }
