@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
-import { isFolderName, isLogSegments, mayContainLogs, type DirStamp } from './logFiles.js';
+import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, type DirStamp } from './logFiles.js';
 import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
@@ -39,6 +39,11 @@ export interface RestoredState {
   dirs: Map<string, DirStamp>;
 }
 
+/** Sorted, so the same index always writes the same file, whichever order it was built in. */
+function sortedByKey<V>(map: ReadonlyMap<string, V>): [string, V][] {
+  return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 export function writeSnapshot(
   projectsDir: string,
   folders: ReadonlyMap<string, string>,
@@ -55,20 +60,19 @@ export function writeSnapshot(
     }
     return index;
   };
+  // Relative to the projects dir, `/`-separated on every platform.
+  const relative = (abs: string): string => relativeSegments(projectsDir, abs)!.join('/');
   const flat: SnapshotFiles = [];
-  // Sorted, so the same index always writes the same file, whichever order its files were read in.
-  for (const [abs, { log }] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [abs, { log }] of sortedByKey(files)) {
     const { facts } = log;
-    flat.push(path.relative(projectsDir, abs).split(path.sep).join('/'), log.size, log.mtimeMs, log.ino, log.offset,
+    flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset,
       facts.lastCwd === null ? -1 : ref(facts.lastCwd), facts.sessions.size);
     for (const [sessionId, cwd] of facts.sessions) flat.push(ref(sessionId), ref(cwd));
     flat.push(facts.slugs.size);
     for (const [slug, sessionId] of facts.slugs) flat.push(ref(slug), ref(sessionId));
   }
   const dirs: (string | number)[] = [];
-  for (const [dir, stamp] of [...dirStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    dirs.push(path.relative(projectsDir, dir).split(path.sep).join('/'), stamp.mtimeMs, stamp.ino, stamp.listedAt);
-  }
+  for (const [dir, stamp] of sortedByKey(dirStamps)) dirs.push(relative(dir), stamp.mtimeMs, stamp.ino, stamp.listedAt);
   return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs };
 }
 
@@ -88,11 +92,10 @@ function readDirs(value: unknown, projectsDir: string): Map<string, DirStamp> | 
     const mtimeMs: unknown = value[at + 1];
     const ino: unknown = value[at + 2];
     const listedAt: unknown = value[at + 3];
-    if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return null;
-    if (typeof ino !== 'number' || !Number.isFinite(ino) || ino < 0 || typeof listedAt !== 'number' || !Number.isFinite(listedAt)) return null;
+    if (typeof rel !== 'string' || !isTime(mtimeMs) || !isInode(ino) || !isTime(listedAt)) return null;
     const seg = rel === '' ? [] : plainSegments(rel);
     if (seg === null || !mayContainLogs(seg)) return null;
-    dirs.set(seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep), { mtimeMs, ino, listedAt });
+    dirs.set(absolute(projectsDir, seg), { mtimeMs, ino, listedAt });
   }
   return dirs;
 }
@@ -103,6 +106,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isInode(value: unknown): value is number {
+  return isTime(value) && value >= 0;
+}
+
+/**
+ * The absolute path of segments checked by plainSegments(): no `.`, `..`, separators or empty ones, so
+ * this is the path.join() result without its per-call normalization.
+ */
+function absolute(projectsDir: string, seg: readonly string[]): string {
+  return seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep);
 }
 
 /** Whether the snapshot is one of ours, only written by an older version (no reason to warn about it). */
@@ -129,18 +148,18 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
   const { folders: folderList, strings, files: flat } = data;
   if (!Array.isArray(folderList) || !Array.isArray(strings) || !Array.isArray(flat)) return null;
   const folders = new Map<string, string>();
-  const prefix = projectsDir + path.sep;
   for (const key of folderList as unknown[]) {
+    // A folder name has no separator and is not `.` or `..` (isFolderName), as absolute() needs.
     if (typeof key !== 'string' || !isFolderName(key)) return null;
     if (folders.has(key)) return null;
-    // A folder name has no separator and is not `.` or `..` (isFolderName): path.join() without normalizing.
-    folders.set(key, prefix + key);
+    folders.set(key, absolute(projectsDir, [key]));
   }
   const cwds = new Uint8Array(strings.length);
   const sessionIds = new Uint8Array(strings.length);
   const slugs = new Uint8Array(strings.length);
   const files = new Map<string, TrackedFile>();
-  // One loop, no call per file: this runs once, at start, before the code has warmed up.
+  // One loop over the flat values, no object per file to check: this runs once, at start, before the
+  // code has warmed up.
   for (let at = 0; at < flat.length; ) {
     const rel: unknown = flat[at];
     const size: unknown = flat[at + 1];
@@ -151,8 +170,7 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     const sessionCount: unknown = flat[at + 6];
     at += 7;
     if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount)) return null;
-    if (typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return null;
-    if (typeof ino !== 'number' || !Number.isFinite(ino) || ino < 0) return null;
+    if (!isTime(mtimeMs) || !isInode(ino)) return null;
     const seg = plainSegments(rel);
     if (seg === null || !isLogSegments(seg)) return null;
     const folder = seg[0]!;
@@ -174,9 +192,7 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
       if (slug === null || sessionId === null || facts.slugs.has(slug)) return null;
       facts.slugs.set(slug, sessionId);
     }
-    // The segments are checked above (no `.`, `..`, separators or empty ones), so joining them is the
-    // path.join() result without its per-call normalization.
-    const abs = prefix + seg.join(path.sep);
+    const abs = absolute(projectsDir, seg);
     if (files.has(abs)) return null;
     files.set(abs, { folder, log: { size, mtimeMs, ino, offset, facts } });
   }
