@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { Worker as WorkerType } from 'node:worker_threads';
-import { cacheDir } from './config/cacheDir.js';
+import { cacheDir, SESSION_INDEX_CACHE } from './config/cacheDir.js';
 import { defaultPoolSize, leavePrestarted } from './domain/sessions/prestart.js';
 
 const DIST = path.dirname(fileURLToPath(import.meta.url));
@@ -98,7 +98,6 @@ function runBundle(name: string): unknown {
   }
   const main = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as unknown };
-  loaded.set(name, module.exports);
   main.call(module.exports, module.exports, bundleRequire(filename), module, filename, DIST);
   loaded.set(name, module.exports);
   return module.exports;
@@ -122,7 +121,7 @@ function bundleRequire(filename: string): NodeJS.Require {
 function prestartScanWorkers(): void {
   if (process.argv.some((arg) => arg === '--help' || arg === '--version' || arg === '--demo')) return;
   try {
-    if (readdirSync(cacheDir()).some((name) => name.startsWith('session-index-'))) return;
+    if (readdirSync(cacheDir()).some((name) => name.startsWith(`${SESSION_INDEX_CACHE}-`))) return;
   } catch {
     // No cache dir yet: a first run.
   }

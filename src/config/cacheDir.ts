@@ -7,3 +7,9 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.cache');
   return path.join(base, 'plan-memory-viewer');
 }
+
+/**
+ * The kind of the session index's cache file (`<kind>-<hash>.json`, see domain/cacheFile.ts): the
+ * launcher looks for one to tell a first run on this machine.
+ */
+export const SESSION_INDEX_CACHE = 'session-index';

@@ -1,5 +1,6 @@
 // The session index persisted between runs, so a restart reads only log bytes appended since the last
 // run instead of every byte again. One file per projects dir; any doubt -> rebuild.
+import { SESSION_INDEX_CACHE } from '../../config/cacheDir.js';
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import { SessionIndex, type SessionIndexOptions } from './sessionIndex.js';
@@ -11,7 +12,7 @@ export class SessionIndexCache {
   private readonly cache: CacheFile;
 
   constructor(cacheDir: string, projectsDir: string, private readonly logger?: Logger) {
-    this.cache = new CacheFile(cacheDir, 'session-index', projectsDir, MAX_CACHE_BYTES);
+    this.cache = new CacheFile(cacheDir, SESSION_INDEX_CACHE, projectsDir, MAX_CACHE_BYTES);
   }
 
   get file(): string {
