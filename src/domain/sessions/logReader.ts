@@ -4,6 +4,7 @@
 // through libuv's thread pool per chunk cost more than the copy itself. Callers bound how much one
 // call reads on the main thread and send bigger jobs to a worker (see scanWorkers.ts).
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { pageAlignedBuffers } from '../alignedBuffers.js';
 import { LineScanner, type LineRecord } from './lineScanner.js';
 
 /** What one log file says, bounded by its sessions and slugs rather than its bytes. */
@@ -36,15 +37,15 @@ export interface ReadSlot {
 }
 
 /**
- * Read size. The copy out of the page cache dominates, and it is fastest into buffers that stay in the
- * CPU's L2 cache (1 MiB per core here; the slot has two): scanning the bench home's 2 GB took a median
- * 1.06 s with 256 KiB, 1.11 s with 128 KiB, 1.14 s with 64 KiB, 1.6-1.9 s with 1 MiB (a cold first pass
- * per process, 8 runs each, 2026-11-21).
+ * Read size: big enough that a read's fixed cost disappears, small enough that the two buffers stay in
+ * the CPU's L2 cache while the scanner searches them. What mattered far more than the size (64 KiB to
+ * 1 MiB) was where the buffers start: see alignedBuffers.ts.
  */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES): ReadSlot {
-  return { buffer: Buffer.alloc(chunkBytes), spare: Buffer.alloc(chunkBytes), scanner: new LineScanner() };
+  const [buffer, spare] = pageAlignedBuffers(2, chunkBytes) as [Buffer, Buffer];
+  return { buffer, spare, scanner: new LineScanner() };
 }
 
 export type ReadResult =
@@ -59,6 +60,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 const CAN_REFUSE_SYMLINKS = constants.O_NOFOLLOW !== undefined;
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO', 'EISDIR']);
 const NEWLINE = 0x0a;
+const PAGE_BYTES = 4096;
 const GONE: ReadResult = { kind: 'gone' };
 const UNCHANGED: ReadResult = { kind: 'unchanged' };
 
@@ -155,12 +157,16 @@ function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Read
   const facts = base !== null ? cloneFacts(base.facts) : emptyFacts();
   // Stop at the size seen now: a log that keeps growing is finished by the next update, not chased.
   for (let position = start; position < st.size; ) {
-    const n = readSync(fd, buffer, 0, Math.min(buffer.length, st.size - position), position);
+    // At the same offset in the buffer's page as in the file's (see alignedBuffers.ts): only the first
+    // read of an append can start mid-page, and it ends on a page boundary. (Tests read in tiny chunks.)
+    const at = buffer.length >= 2 * PAGE_BYTES ? position % PAGE_BYTES : 0;
+    const n = readSync(fd, buffer, at, Math.min(buffer.length - at, st.size - position), position);
     // Truncated while we read: the recorded size is now too large, so the next stat rescans.
     if (n === 0) break;
     bytesRead += n;
     position += n;
-    for (const record of scanner.feed(n === buffer.length ? buffer : buffer.subarray(0, n), true)) applyRecord(facts, record);
+    const chunk = at === 0 && n === buffer.length ? buffer : buffer.subarray(at, at + n);
+    for (const record of scanner.feed(chunk, true)) applyRecord(facts, record);
     buffer = buffer === slot.buffer ? slot.spare : slot.buffer;
   }
   const stats = scanner.stats;
