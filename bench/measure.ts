@@ -282,3 +282,29 @@ export function table(rows: string[][]): string {
   const [header, ...rest] = rows;
   return [line(header ?? []), sep, ...rest.map(line)].join('\n');
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// CPU steadiness
+
+/** One run of a fixed ALU-bound loop (xorshift, ~0.1 s here): its time tracks how fast this CPU is now. */
+function fixedLoopMs(): number {
+  const t0 = performance.now();
+  let x = 1;
+  for (let i = 0; i < 50_000_000; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
+  const ms = performance.now() - t0;
+  if (x === 0) throw new Error('xorshift reached 0');
+  return ms;
+}
+
+/**
+ * `runs` times of the fixed loop, after one that warms it up. On a shared VM the same loop has taken
+ * from 1x to 2x its best time within minutes: results are only comparable with this beside them.
+ */
+export function cpuSpeedSamples(runs = 5): number[] {
+  fixedLoopMs();
+  return Array.from({ length: runs }, () => round(fixedLoopMs(), 1));
+}
