@@ -79,6 +79,9 @@ export function createdTime(stats: Stats): Date {
 
 /** Last segment of a POSIX or Windows path: the project name of a session's cwd. */
 export function lastPathSegment(p: string): string {
-  const parts = p.split(/[\\/]+/).filter((part) => part.length > 0);
-  return parts.at(-1) ?? p;
+  // Called per plan for every list built: index arithmetic instead of a regex split.
+  let end = p.length;
+  while (end > 0 && (p[end - 1] === '/' || p[end - 1] === '\\')) end--;
+  if (end === 0) return p;
+  return p.slice(Math.max(p.lastIndexOf('/', end - 1), p.lastIndexOf('\\', end - 1)) + 1, end);
 }

@@ -53,7 +53,7 @@ const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
 export class SessionIndex {
   private readonly projectsDir: string;
   private readonly logger: Logger;
-  private readonly files = new Map<string, TrackedFile>();
+  private files = new Map<string, TrackedFile>();
   private readonly folders = new Map<string, string>();
   private view: IndexView;
   /** Files or folders changed since the view was last built. */
@@ -155,7 +155,8 @@ export class SessionIndex {
     const restored = readSnapshot(data, index.projectsDir);
     if (restored === null) return null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
-    for (const [file, tracked] of restored.files) index.files.set(file, tracked);
+    // Taken as it is: readSnapshot() built it in the order buildView() needs (see writeSnapshot()).
+    index.files = restored.files;
     index.dirStamps = restored.dirs;
     index.stampsUsable = restored.dirs.size > 0;
     index.view = buildView(index.files, index.folders);

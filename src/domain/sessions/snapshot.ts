@@ -7,7 +7,7 @@
 // up yet), ~25 ms from this, and the file is half the size. It also keeps the stamp of each directory
 // the last walk listed, so a restart lists only those that moved (see WalkMemory in logFiles.ts).
 import path from 'node:path';
-import type { TrackedFile } from './indexView.js';
+import { viewOrder, type TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, type DirStamp } from './logFiles.js';
 import type { LogFacts } from './logReader.js';
@@ -63,7 +63,8 @@ export function writeSnapshot(
   // Relative to the projects dir, `/`-separated on every platform.
   const relative = (abs: string): string => relativeSegments(projectsDir, abs)!.join('/');
   const flat: SnapshotFiles = [];
-  for (const [abs, { log }] of sortedByKey(files)) {
+  // In the order buildView() folds files in, so that a restore need not sort them again.
+  for (const [abs, { log }] of [...files].sort(viewOrder)) {
     const { facts } = log;
     flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset,
       facts.lastCwd === null ? -1 : ref(facts.lastCwd), facts.sessions.size);
@@ -93,9 +94,9 @@ function readDirs(value: unknown, projectsDir: string): Map<string, DirStamp> | 
     const ino: unknown = value[at + 2];
     const listedAt: unknown = value[at + 3];
     if (typeof rel !== 'string' || !isTime(mtimeMs) || !isInode(ino) || !isTime(listedAt)) return null;
-    const seg = rel === '' ? [] : plainSegments(rel);
-    if (seg === null || !mayContainLogs(seg)) return null;
-    dirs.set(absolute(projectsDir, seg), { mtimeMs, ino, listedAt });
+    const abs = dirPath(projectsDir, rel);
+    if (abs === null) return null;
+    dirs.set(abs, { mtimeMs, ino, listedAt });
   }
   return dirs;
 }
@@ -122,6 +123,32 @@ function isInode(value: unknown): value is number {
  */
 function absolute(projectsDir: string, seg: readonly string[]): string {
   return seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep);
+}
+
+/** `<folder>/<uuid>.jsonl`, most logs: one match instead of a split and a check per segment. */
+const TOP_LEVEL_LOG = /^([^/\\.][^/\\]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
+
+/** The absolute path and folder of a log the snapshot names, or null unless `rel` is a log's path. */
+export function logPath(projectsDir: string, rel: string): { abs: string; folder: string } | null {
+  const top = TOP_LEVEL_LOG.exec(rel);
+  if (top !== null) {
+    // What plainSegments() and isLogSegments() accept of two segments: a folder name and a session file.
+    return { abs: projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep)), folder: top[1]! };
+  }
+  const seg = plainSegments(rel);
+  return seg === null || !isLogSegments(seg) ? null : { abs: absolute(projectsDir, seg), folder: seg[0]! };
+}
+
+/** A folder, a session's directory or its subagents/ directory: most directories the walk records. */
+const SHALLOW_DIR = /^[^/\\.][^/\\]*(?:\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/subagents)?)?$/;
+
+/** The absolute path of a directory the snapshot names, or null unless `rel` is one that may hold logs. */
+export function dirPath(projectsDir: string, rel: string): string | null {
+  if (rel === '') return projectsDir;
+  // What plainSegments() and mayContainLogs() accept of up to three segments of these shapes.
+  if (SHALLOW_DIR.test(rel)) return projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep));
+  const seg = plainSegments(rel);
+  return seg === null || !mayContainLogs(seg) ? null : absolute(projectsDir, seg);
 }
 
 /** Whether the snapshot is one of ours, only written by an older version (no reason to warn about it). */
@@ -171,9 +198,9 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     at += 7;
     if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount)) return null;
     if (!isTime(mtimeMs) || !isInode(ino)) return null;
-    const seg = plainSegments(rel);
-    if (seg === null || !isLogSegments(seg)) return null;
-    const folder = seg[0]!;
+    const log = logPath(projectsDir, rel);
+    if (log === null) return null;
+    const folder = log.folder;
     if (!folders.has(folder)) return null;
     const lastCwd = lastCwdAt === -1 ? null : stringAt(strings, lastCwdAt, isCwd, cwds);
     if (lastCwd === null && lastCwdAt !== -1) return null;
@@ -192,7 +219,7 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
       if (slug === null || sessionId === null || facts.slugs.has(slug)) return null;
       facts.slugs.set(slug, sessionId);
     }
-    const abs = absolute(projectsDir, seg);
+    const abs = log.abs;
     if (files.has(abs)) return null;
     files.set(abs, { folder, log: { size, mtimeMs, ino, offset, facts } });
   }
