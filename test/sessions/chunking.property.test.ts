@@ -221,6 +221,45 @@ describe('LineScanner properties', () => {
     );
   });
 
+  it('reads lines that end alike like the reference, whatever comes before their common end', () => {
+    // The scanner reuses what a line's end settled for the next line that ends with the same bytes
+    // (repeatsSettledEnd): ends from real lines or key soups, behind prefixes that reach into them.
+    const end = fc.oneof(
+      realLine.map((l) => conversationLine(l).slice(0, -1)),
+      realLine.chain((l) => fc.nat().map((n) => { const s = conversationLine(l).slice(0, -1); return s.slice(n % s.length); })),
+      denseLine.map((b) => b.toString('utf8')),
+      // From the quote before the last cwd key (where the scanner's suffix starts), or from any quote.
+      realLine.map((l) => {
+        const s = conversationLine(l).slice(0, -1);
+        return s.slice(s.lastIndexOf('","cwd":"'));
+      }),
+      realLine.chain((l) => {
+        const s = conversationLine(l).slice(0, -1);
+        const quotes = [...s].flatMap((c, i) => (c === '"' ? [i] : []));
+        return fc.constantFrom(...quotes).map((i) => s.slice(i));
+      }),
+    );
+    // Prefixes that end in a key short of its last quote, or a backslash, change what the end's first quote means.
+    const prefix = fc.tuple(
+      fc.oneof(denseLine.map((b) => b.toString('utf8')), token.map((t) => t.replaceAll('\n', '')), fc.constantFrom('', 'q'.repeat(600))),
+      fc.constantFrom('', '"cwd":', '"slug":', '"sessionId":', '\\', '"s', 'x'),
+    ).map(([body, last]) => body + last);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(prefix, { maxLength: 3 }), end), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(4), { minLength: 1, maxLength: 8 }), chunkSizes, scannerOptions,
+        (ends, picks, sizes, options) => {
+          const lines = picks.map((k, i) => {
+            const [prefixes, tail] = ends[k % ends.length]!;
+            return `${prefixes.slice(0, (i % 3) + 1).join('')}${tail}`;
+          });
+          const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+          expect(scanChunks(data, sizes, options)).toEqual(referenceScan(data, windowOf(options)));
+          expect(scanInTurns(data, sizes, options)).toEqual(referenceScan(data, windowOf(options)));
+        }),
+      { numRuns: 1500 },
+    );
+  });
+
   it('returns exactly what well-formed conversation lines say', () => {
     fc.assert(
       fc.property(fc.array(realLine, { maxLength: 20 }), chunkSizes, (lines, sizes) => {

@@ -69,6 +69,28 @@ describe('LineScanner: well-formed lines', () => {
   });
 });
 
+describe('LineScanner: lines that end alike', () => {
+  it('reads a line again when the same end follows a key that swallows its first quote', () => {
+    // The first line settles from its end; the second ends with the same bytes, but there the quote
+    // before "cwd" closes a cwd key of its own, so the cwd key after it is a value's end, not a key.
+    const end = `","cwd":"/home/u/p","sessionId":"${SID_A}","version":"2.1.329","gitBranch":"main","slug":"jolly-otter"}`;
+    // The byte before that quote is the same in the second and third lines: the key starts further back.
+    // So is everything but the key's first byte in the last two: the longest key starts 12 bytes back.
+    const lines = [
+      `{"type":"user","entrypoint":"cli${end}`, `{"a":"cwd":${end}`, `{"x":${end}`, `{"a":"cwd":${end}`,
+      `{"ysessionId":${end}`, `{"a":"sessionId":${end}`,
+    ];
+    expect(scanChunks(Buffer.from(`${lines.join('\n')}\n`), undefined, { probeBytes: 8 })).toEqual([
+      { sessionId: SID_A, cwd: '/home/u/p', slug: 'jolly-otter' },
+      { sessionId: SID_A, cwd: null, slug: 'jolly-otter' },
+      { sessionId: SID_A, cwd: '/home/u/p', slug: 'jolly-otter' },
+      { sessionId: SID_A, cwd: null, slug: 'jolly-otter' },
+      { sessionId: SID_A, cwd: '/home/u/p', slug: 'jolly-otter' },
+      { sessionId: SID_A, cwd: null, slug: 'jolly-otter' },
+    ]);
+  });
+});
+
 describe('LineScanner: torn lines', () => {
   const full = conversationLine({ sessionId: SID_B, cwd: '/work/b', slug: 'good-slug' });
   const tornSource = conversationLine({ sessionId: SID_A, cwd: '/work/a', slug: 'torn-slug' });

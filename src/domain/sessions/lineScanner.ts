@@ -75,6 +75,8 @@ const MAX_KEY_BYTES = 13;
 const KEY_END = Buffer.from('":"');
 type Decoder = (bytes: Buffer) => string | null;
 const DECODERS: readonly [Decoder, Decoder, Decoder] = [decodeCwd, decodeSessionId, decodeSlug];
+/** The longest line end remembered for repeatsSettledEnd(): a conversation line's trailing keys fit easily. */
+const SETTLED_END_BYTES = 1024;
 /** Consecutive lines repeat the same values: raw values up to this size are remembered with their decoding. */
 const CACHED_VALUE_BYTES = 256;
 const NEWLINE = 0x0a;
@@ -142,6 +144,18 @@ export class LineScanner {
   private readonly cachedRaw = KEYS.map(() => Buffer.alloc(CACHED_VALUE_BYTES));
   private readonly cachedLength = [-1, -1, -1];
   private readonly cachedValue: (string | null)[] = [null, null, null];
+
+  // The end of the last window its cwd suffix settled, and the line state it left (see repeatsSettledEnd()).
+  private readonly settledEnd = Buffer.alloc(SETTLED_END_BYTES);
+  private settledLength = 0;
+  private settledOccurrences = 0;
+  private settledSessionIdAt = -1;
+  private settledPreviousSessionIdAt = -1;
+  private settledCwdAt = -1;
+  private settledSlugAt = -1;
+  private settledSessionId: string | null = null;
+  private settledCwd: string | null = null;
+  private settledSlug: string | null = null;
 
   private fed = 0;
   private completed = 0;
@@ -293,14 +307,60 @@ export class LineScanner {
     const view = buf.subarray(from, to);
     const length = view.length;
     if (length > this.probe) {
+      if (this.repeatsSettledEnd(view)) return;
       const cwdKey = view.lastIndexOf(KEY_CWD);
       const quote = cwdKey > 1 ? view.lastIndexOf(QUOTE, cwdKey - 1) : -1;
-      if (quote > 0 && this.trySuffix(view, quote)) return;
+      if (quote > 0 && this.trySuffix(view, quote)) {
+        this.rememberSettledEnd(view, quote);
+        return;
+      }
     }
     for (let size = this.probe; size < length; size *= PROBE_GROWTH) {
       if (this.trySuffix(view, length - size)) return;
     }
     this.parse(view, 0);
+  }
+
+  /**
+   * Consecutive lines of a session end the same way (cwd, sessionId, version, branch, slug), and what the
+   * suffix tried first settles depends only on the bytes from MAX_KEY_BYTES - 1 before its quote to the
+   * end: syncAfter() looks that far back, the last cwd key and the quote before it are found in them,
+   * and parse() reads forward from there. So a window that ends with the same bytes settles the same
+   * way: one comparison instead of the searches and the parse.
+   */
+  private repeatsSettledEnd(view: Buffer): boolean {
+    const length = this.settledLength;
+    const at = view.length - length;
+    if (length === 0 || at < 0 || view.compare(this.settledEnd, 0, length, at, view.length) !== 0) return false;
+    this.occurrences = this.settledOccurrences;
+    this.sessionIdAt = this.settledSessionIdAt;
+    this.previousSessionIdAt = this.settledPreviousSessionIdAt;
+    this.cwdAt = this.settledCwdAt;
+    this.slugAt = this.settledSlugAt;
+    this.sessionId = this.settledSessionId;
+    this.cwd = this.settledCwd;
+    this.slug = this.settledSlug;
+    return true;
+  }
+
+  private rememberSettledEnd(view: Buffer, quote: number): void {
+    const start = quote - (MAX_KEY_BYTES - 1);
+    const length = view.length - start;
+    // A shorter look-back than syncAfter's (the window began there) or an end too long to keep: not kept.
+    if (start < 0 || length > SETTLED_END_BYTES) {
+      this.settledLength = 0;
+      return;
+    }
+    view.copy(this.settledEnd, 0, start, view.length);
+    this.settledLength = length;
+    this.settledOccurrences = this.occurrences;
+    this.settledSessionIdAt = this.sessionIdAt;
+    this.settledPreviousSessionIdAt = this.previousSessionIdAt;
+    this.settledCwdAt = this.cwdAt;
+    this.settledSlugAt = this.slugAt;
+    this.settledSessionId = this.sessionId;
+    this.settledCwd = this.cwd;
+    this.settledSlug = this.slug;
   }
 
   /** Parses the view after the first sync quote at or after `from` (> 0); false, keeping nothing, unless that settles the line. */
