@@ -8,20 +8,19 @@
 //   than that is read whole.
 // - The window is parsed left to right: find the next `"cwd":"`, `"sessionId":"` or `"slug":"`, read its
 //   value up to the closing quote (JSON escapes honoured; an unclosed value runs to the end of the line),
-//   go on after it. The last occurrence of each key wins; see endLine() for the torn-line rule.
+//   go on after it. The last occurrence of each key wins; see LineWindow.finish() for the torn-line rule.
 // - A value is kept only when it is valid (values.ts) and at most MAX_VALUE_BYTES raw bytes.
 //
 // It is a pure state machine over a byte stream: the records it emits depend only on the bytes, never on
 // where the chunk boundaries fall (the property tests feed arbitrary splits). Between chunks it keeps at
 // most `tailWindow` bytes of the unfinished line, and usually far fewer (see keepTail()).
-import { decodeCwd, decodeSessionId, decodeSlug } from './values.js';
+import {
+  KEY_END, KEYS, LineWindow, MAX_KEY_BYTES, PROBE_BYTES, QUOTE, keyPrefixAt, type LineRecord,
+} from './lineWindow.js';
 
-/** What one complete line says about its session. */
-export interface LineRecord {
-  sessionId: string;
-  cwd: string | null;
-  slug: string | null;
-}
+export { MAX_VALUE_BYTES, type LineRecord } from './lineWindow.js';
+
+const NEWLINE = 0x0a;
 
 export interface ScannerStats {
   /** Bytes passed to feed() since the last reset. */
@@ -35,12 +34,9 @@ export interface ScannerStats {
 export interface LineScannerOptions {
   /** How many bytes at the end of each line are read (default TAIL_WINDOW_BYTES). Tests shrink it. */
   tailWindowBytes?: number;
-  /** The first suffix of a window tried before the whole window (default 512); see scanWindow(). */
+  /** The first suffix of a window tried before the whole window (default 512); see LineWindow.scan(). */
   probeBytes?: number;
 }
-
-/** A cwd, sessionId or slug longer than this is not one Claude Code wrote: it is ignored. */
-export const MAX_VALUE_BYTES = 8 * 1024;
 
 /**
  * Only the last this-many bytes of a line are searched for keys. Claude Code ends every conversation
@@ -58,58 +54,6 @@ export const MAX_VALUE_BYTES = 8 * 1024;
  */
 export const TAIL_WINDOW_BYTES = 16 * 1024;
 
-/** Most lines are decided by their last few hundred bytes (see scanWindow()); tried first. */
-const PROBE_BYTES = 512;
-const PROBE_GROWTH = 4;
-
-type KeyId = 0 | 1 | 2;
-const CWD: KeyId = 0;
-const SESSION_ID: KeyId = 1;
-const SLUG: KeyId = 2;
-const KEY_CWD = Buffer.from('"cwd":"');
-const KEY_SESSION_ID = Buffer.from('"sessionId":"');
-const KEY_SLUG = Buffer.from('"slug":"');
-const KEYS: readonly [Buffer, Buffer, Buffer] = [KEY_CWD, KEY_SESSION_ID, KEY_SLUG];
-const MAX_KEY_BYTES = 13;
-/** How every key ends. */
-const KEY_END = Buffer.from('":"');
-type Decoder = (bytes: Buffer) => string | null;
-const DECODERS: readonly [Decoder, Decoder, Decoder] = [decodeCwd, decodeSessionId, decodeSlug];
-/** The longest line end remembered for repeatsSettledEnd(): a conversation line's trailing keys fit easily. */
-const SETTLED_END_BYTES = 1024;
-/** Consecutive lines repeat the same values: raw values up to this size are remembered with their decoding. */
-const CACHED_VALUE_BYTES = 256;
-const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LETTER_C = 0x63;
-const LETTER_S = 0x73;
-
-/** Whether `key` occurs in `buf` at `at`, wholly before `end`. */
-function keyAt(buf: Buffer, at: number, end: number, key: Buffer): boolean {
-  const length = key.length;
-  if (at < 0 || at + length > end) return false;
-  for (let j = 0; j < length; j++) if (buf[at + j] !== key[j]) return false;
-  return true;
-}
-
-/** Whether buf[at, end) is a proper prefix of some key: a key that may go on in the next chunk. */
-function keyPrefixAt(buf: Buffer, at: number, end: number): boolean {
-  const length = end - at;
-  for (const key of KEYS) {
-    if (key.length <= length) continue;
-    let j = 0;
-    while (j < length && buf[at + j] === key[j]) j++;
-    if (j === length) return true;
-  }
-  return false;
-}
-
-function sameBytes(buf: Buffer, at: number, other: Buffer, length: number): boolean {
-  for (let j = 0; j < length; j++) if (buf[at + j] !== other[j]) return false;
-  return true;
-}
-
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
@@ -118,7 +62,7 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 
 export class LineScanner {
   private readonly window: number;
-  private readonly probe: number;
+  private readonly line: LineWindow;
   /** The end of the unfinished line: from its first possible key in its last `window` bytes. */
   private readonly tail: Buffer;
   private tailLength = 0;
@@ -130,40 +74,13 @@ export class LineScanner {
    */
   private deferred: Buffer | null = null;
 
-  // The current line: the last occurrence of each key, with its rank among the line's key occurrences.
-  private occurrences = 0;
-  private sessionId: string | null = null;
-  private sessionIdAt = -1;
-  private previousSessionIdAt = -1;
-  private cwd: string | null = null;
-  private cwdAt = -1;
-  private slug: string | null = null;
-  private slugAt = -1;
-
-  // Per key: the last raw value decoded and what it decoded to (decoding is a pure function of the bytes).
-  private readonly cachedRaw = KEYS.map(() => Buffer.alloc(CACHED_VALUE_BYTES));
-  private readonly cachedLength = [-1, -1, -1];
-  private readonly cachedValue: (string | null)[] = [null, null, null];
-
-  // The end of the last window its cwd suffix settled, and the line state it left (see repeatsSettledEnd()).
-  private readonly settledEnd = Buffer.alloc(SETTLED_END_BYTES);
-  private settledLength = 0;
-  private settledOccurrences = 0;
-  private settledSessionIdAt = -1;
-  private settledPreviousSessionIdAt = -1;
-  private settledCwdAt = -1;
-  private settledSlugAt = -1;
-  private settledSessionId: string | null = null;
-  private settledCwd: string | null = null;
-  private settledSlug: string | null = null;
-
   private fed = 0;
   private completed = 0;
   private maxRetained = 0;
 
   constructor(options: LineScannerOptions = {}) {
     this.window = positiveInteger(options.tailWindowBytes, TAIL_WINDOW_BYTES, 'tailWindowBytes');
-    this.probe = positiveInteger(options.probeBytes, PROBE_BYTES, 'probeBytes');
+    this.line = new LineWindow(positiveInteger(options.probeBytes, PROBE_BYTES, 'probeBytes'));
     this.tail = Buffer.alloc(this.window);
   }
 
@@ -171,7 +88,7 @@ export class LineScanner {
   reset(): void {
     this.tailLength = 0;
     this.deferred = null;
-    this.resetLine();
+    this.line.reset();
     this.fed = 0;
     this.completed = 0;
     this.maxRetained = 0;
@@ -200,13 +117,13 @@ export class LineScanner {
       if (this.tailLength > 0 && nl - from < this.window) {
         // The window starts in an earlier chunk: join the kept tail and this chunk's part of the line.
         this.appendTail(chunk, from, nl);
-        this.scanWindow(this.tail, 0, this.tailLength);
+        this.line.scan(this.tail, 0, this.tailLength);
       } else {
         // If the line began in an earlier chunk and nothing was kept, no key starts in its window there.
-        this.scanWindow(chunk, Math.max(from, nl - this.window), nl);
+        this.line.scan(chunk, Math.max(from, nl - this.window), nl);
       }
       this.tailLength = 0;
-      this.endLine(out);
+      this.line.finish(out);
       this.completed = base + nl + 1;
       from = nl + 1;
     }
@@ -234,9 +151,9 @@ export class LineScanner {
   end(): LineRecord[] {
     if (this.deferred !== null) this.keepDeferred();
     const out: LineRecord[] = [];
-    if (this.tailLength > 0) this.scanWindow(this.tail, 0, this.tailLength);
+    if (this.tailLength > 0) this.line.scan(this.tail, 0, this.tailLength);
     this.tailLength = 0;
-    this.endLine(out);
+    this.line.finish(out);
     this.completed = this.fed;
     return out;
   }
@@ -293,207 +210,5 @@ export class LineScanner {
       }
     }
     return from + first;
-  }
-
-  /**
-   * Parses the window buf[from, to) of a line into the line state. Parsing a suffix of the window gives
-   * the same occurrences after its start as parsing the whole window, provided the suffix starts just
-   * after a "sync" quote (see syncAfter()); what comes before only matters when the suffix leaves the
-   * answer open (see decidedBySuffix()). So suffixes are tried first: the one from just before the last
-   * cwd key (a conversation line ends with cwd, sessionId, ..., so that one settles it), then growing
-   * ones from the end; the whole window last. Each is exact; they differ only in cost.
-   */
-  private scanWindow(buf: Buffer, from: number, to: number): void {
-    const view = buf.subarray(from, to);
-    const length = view.length;
-    if (length > this.probe) {
-      if (this.repeatsSettledEnd(view)) return;
-      const cwdKey = view.lastIndexOf(KEY_CWD);
-      const quote = cwdKey > 1 ? view.lastIndexOf(QUOTE, cwdKey - 1) : -1;
-      if (quote > 0 && this.trySuffix(view, quote)) {
-        this.rememberSettledEnd(view, quote);
-        return;
-      }
-    }
-    for (let size = this.probe; size < length; size *= PROBE_GROWTH) {
-      if (this.trySuffix(view, length - size)) return;
-    }
-    this.parse(view, 0);
-  }
-
-  /**
-   * Consecutive lines of a session end the same way (cwd, sessionId, version, branch, slug), and what the
-   * suffix tried first settles depends only on the bytes from MAX_KEY_BYTES - 1 before its quote to the
-   * end: syncAfter() looks that far back, the last cwd key and the quote before it are found in them,
-   * and parse() reads forward from there. So a window that ends with the same bytes settles the same
-   * way: one comparison instead of the searches and the parse.
-   */
-  private repeatsSettledEnd(view: Buffer): boolean {
-    const length = this.settledLength;
-    const at = view.length - length;
-    if (length === 0 || at < 0 || view.compare(this.settledEnd, 0, length, at, view.length) !== 0) return false;
-    this.occurrences = this.settledOccurrences;
-    this.sessionIdAt = this.settledSessionIdAt;
-    this.previousSessionIdAt = this.settledPreviousSessionIdAt;
-    this.cwdAt = this.settledCwdAt;
-    this.slugAt = this.settledSlugAt;
-    this.sessionId = this.settledSessionId;
-    this.cwd = this.settledCwd;
-    this.slug = this.settledSlug;
-    return true;
-  }
-
-  private rememberSettledEnd(view: Buffer, quote: number): void {
-    const start = quote - (MAX_KEY_BYTES - 1);
-    const length = view.length - start;
-    // A shorter look-back than syncAfter's (the window began there) or an end too long to keep: not kept.
-    if (start < 0 || length > SETTLED_END_BYTES) {
-      this.settledLength = 0;
-      return;
-    }
-    view.copy(this.settledEnd, 0, start, view.length);
-    this.settledLength = length;
-    this.settledOccurrences = this.occurrences;
-    this.settledSessionIdAt = this.sessionIdAt;
-    this.settledPreviousSessionIdAt = this.previousSessionIdAt;
-    this.settledCwdAt = this.cwdAt;
-    this.settledSlugAt = this.slugAt;
-    this.settledSessionId = this.sessionId;
-    this.settledCwd = this.cwd;
-    this.settledSlug = this.slug;
-  }
-
-  /** Parses the view after the first sync quote at or after `from` (> 0); false, keeping nothing, unless that settles the line. */
-  private trySuffix(view: Buffer, from: number): boolean {
-    const start = this.syncAfter(view, from);
-    if (start === -1) return false;
-    this.parse(view, start);
-    if (this.decidedBySuffix()) return true;
-    this.resetLine();
-    return false;
-  }
-
-  /**
-   * Just past the first quote at or after `from` (> 0) that no parse of the view can be inside: a quote
-   * with no backslash before it closes any value it falls in, and one that is not part of a key match
-   * cannot be inside a key. So after it a left-to-right parse is searching for the next key, whatever
-   * came before. -1 when there is none.
-   */
-  private syncAfter(view: Buffer, from: number): number {
-    const length = view.length;
-    for (let q = view.indexOf(QUOTE, from); q !== -1; q = view.indexOf(QUOTE, q + 1)) {
-      if (view[q - 1] === BACKSLASH) continue;
-      let covered = false;
-      for (let at = Math.max(0, q - (MAX_KEY_BYTES - 1)); at <= q && !covered; at++) {
-        if (view[at] !== QUOTE) continue;
-        for (const key of KEYS) {
-          if (at + key.length > q && keyAt(view, at, length, key)) {
-            covered = true;
-            break;
-          }
-        }
-      }
-      if (!covered) return q + 1;
-    }
-    return -1;
-  }
-
-  /**
-   * Whether the occurrences in a suffix settle the record whatever precedes them: the suffix must hold
-   * the last sessionId, and, unless that is invalid, a cwd or an earlier sessionId (else whether the
-   * cwd counts depends on where the previous sessionId is). A slug before the suffix is before the last
-   * sessionId and never counts.
-   */
-  private decidedBySuffix(): boolean {
-    return this.sessionIdAt >= 0 && (this.sessionId === null || this.cwdAt >= 0 || this.previousSessionIdAt >= 0);
-  }
-
-  /**
-   * The left-to-right parse of view[from, end), recording each key occurrence. A plain byte loop: the
-   * parts parsed are short (a line's last few hundred bytes, see scanWindow()), where a native search
-   * per key and per value would cost more in calls than in bytes.
-   */
-  private parse(view: Buffer, from: number): void {
-    const length = view.length;
-    for (let i = from; i < length; i++) {
-      if (view[i] !== QUOTE) continue;
-      const next = view[i + 1];
-      let key: KeyId;
-      if (next === LETTER_C && keyAt(view, i, length, KEY_CWD)) key = CWD;
-      else if (next === LETTER_S && keyAt(view, i, length, KEY_SESSION_ID)) key = SESSION_ID;
-      else if (next === LETTER_S && keyAt(view, i, length, KEY_SLUG)) key = SLUG;
-      else continue;
-      // The value runs to the first quote not escaped by a backslash.
-      const start = i + KEYS[key].length;
-      let close = -1;
-      let escaped = false;
-      for (let p = start; p < length; p++) {
-        const byte = view[p];
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) {
-          close = p;
-          break;
-        }
-      }
-      this.take(key, view, start, close);
-      if (close === -1) return;
-      i = close;
-    }
-  }
-
-  /** One key occurrence; `close` is -1 when its value runs to the end of the line. */
-  private take(key: KeyId, view: Buffer, start: number, close: number): void {
-    const value = close !== -1 && close - start <= MAX_VALUE_BYTES ? this.decode(key, view, start, close) : null;
-    const rank = this.occurrences++;
-    if (key === CWD) {
-      this.cwd = value;
-      this.cwdAt = rank;
-    } else if (key === SESSION_ID) {
-      this.previousSessionIdAt = this.sessionIdAt;
-      this.sessionId = value;
-      this.sessionIdAt = rank;
-    } else {
-      this.slug = value;
-      this.slugAt = rank;
-    }
-  }
-
-  private decode(key: KeyId, view: Buffer, start: number, close: number): string | null {
-    const length = close - start;
-    if (length > CACHED_VALUE_BYTES) return DECODERS[key](view.subarray(start, close));
-    const raw = this.cachedRaw[key]!;
-    if (this.cachedLength[key] === length && sameBytes(view, start, raw, length)) return this.cachedValue[key] ?? null;
-    const value = DECODERS[key](view.subarray(start, close));
-    view.copy(raw, 0, start, close);
-    this.cachedLength[key] = length;
-    this.cachedValue[key] = value;
-    return value;
-  }
-
-  /**
-   * Applies the torn-line rule and forgets the line. A torn line is a partial line glued to the next
-   * full one, and a full conversation line ends with cwd < sessionId < slug, so the last sessionId
-   * belongs to the full line; a slug counts only after it, a cwd only between it and the sessionId
-   * before it.
-   */
-  private endLine(out: LineRecord[]): void {
-    if (this.sessionId !== null) {
-      const cwdOk = this.cwd !== null && this.cwdAt < this.sessionIdAt && this.cwdAt > this.previousSessionIdAt;
-      const slugOk = this.slug !== null && this.slugAt > this.sessionIdAt;
-      out.push({ sessionId: this.sessionId, cwd: cwdOk ? this.cwd : null, slug: slugOk ? this.slug : null });
-    }
-    this.resetLine();
-  }
-
-  private resetLine(): void {
-    this.occurrences = 0;
-    this.sessionId = null;
-    this.sessionIdAt = -1;
-    this.previousSessionIdAt = -1;
-    this.cwd = null;
-    this.cwdAt = -1;
-    this.slug = null;
-    this.slugAt = -1;
   }
 }
