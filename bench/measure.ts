@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { pageAlignedBuffers } from '../src/domain/alignedBuffers.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // HTTP
@@ -252,7 +253,9 @@ export function readAll(files: string[], buf: Buffer): { ms: number; bytes: numb
  */
 export function readRangeMs(file: string, len: number, chunk = len, reps = 51): number {
   const size = fs.statSync(file).size;
-  const buf = Buffer.allocUnsafe(chunk);
+  // Page-aligned: into a buffer a few bytes past a page boundary the same read takes ~4-7x as long here
+  // (src/domain/alignedBuffers.ts), which made this reference swing between runs (0.09 and 0.61 ms).
+  const buf = pageAlignedBuffers(1, chunk)[0]!;
   const times: number[] = [];
   const slots = Math.max(1, Math.floor(size / len));
   for (let i = 0; i < reps; i++) {
