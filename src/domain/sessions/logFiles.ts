@@ -4,7 +4,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_FILE_RE = new RegExp(`^${UUID}\\.jsonl$`);
 const SESSION_DIR_RE = new RegExp(`^${UUID}$`);
 const SUBAGENTS = 'subagents';

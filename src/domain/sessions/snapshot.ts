@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { viewOrder, type TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
-import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, type DirStamp } from './logFiles.js';
+import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, UUID, type DirStamp } from './logFiles.js';
 import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
@@ -125,28 +125,36 @@ function absolute(projectsDir: string, seg: readonly string[]): string {
   return seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep);
 }
 
+/** A relative path whose segments plainSegments() accepts, under the projects dir. */
+function underProjects(projectsDir: string, rel: string): string {
+  return projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep));
+}
+
+// A folder name (isFolderName) as a pattern: not empty, not starting with a dot, no separators.
+const FOLDER = '[^/\\\\.][^/\\\\]*';
+
 /** `<folder>/<uuid>.jsonl`, most logs: one match instead of a split and a check per segment. */
-const TOP_LEVEL_LOG = /^([^/\\.][^/\\]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
+const TOP_LEVEL_LOG = new RegExp(`^(${FOLDER})/${UUID}\\.jsonl$`);
 
 /** The absolute path and folder of a log the snapshot names, or null unless `rel` is a log's path. */
 export function logPath(projectsDir: string, rel: string): { abs: string; folder: string } | null {
   const top = TOP_LEVEL_LOG.exec(rel);
   if (top !== null) {
     // What plainSegments() and isLogSegments() accept of two segments: a folder name and a session file.
-    return { abs: projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep)), folder: top[1]! };
+    return { abs: underProjects(projectsDir, rel), folder: top[1]! };
   }
   const seg = plainSegments(rel);
   return seg === null || !isLogSegments(seg) ? null : { abs: absolute(projectsDir, seg), folder: seg[0]! };
 }
 
 /** A folder, a session's directory or its subagents/ directory: most directories the walk records. */
-const SHALLOW_DIR = /^[^/\\.][^/\\]*(?:\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/subagents)?)?$/;
+const SHALLOW_DIR = new RegExp(`^${FOLDER}(?:/${UUID}(?:/subagents)?)?$`);
 
 /** The absolute path of a directory the snapshot names, or null unless `rel` is one that may hold logs. */
 export function dirPath(projectsDir: string, rel: string): string | null {
   if (rel === '') return projectsDir;
   // What plainSegments() and mayContainLogs() accept of up to three segments of these shapes.
-  if (SHALLOW_DIR.test(rel)) return projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep));
+  if (SHALLOW_DIR.test(rel)) return underProjects(projectsDir, rel);
   const seg = plainSegments(rel);
   return seg === null || !mayContainLogs(seg) ? null : absolute(projectsDir, seg);
 }
