@@ -11,10 +11,11 @@ export interface PlanFolder {
 }
 
 // Synchronous lookups: hundreds of projects are checked at a time, mostly finding nothing, where each
-// awaited call cost more than the lookup itself.
+// awaited call cost more than the lookup itself. The native realpath is one system call; the JavaScript one
+// lstats every component of the path (~10 ms of a warm start for 300 projects).
 function realpathOrNull(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }
