@@ -21,43 +21,30 @@ export interface IndexView {
   cwds: string[];
 }
 
-/**
- * Across files the most recently modified one wins (ties: the larger path), so every map is filled
- * from the files in that order and later entries overwrite earlier ones.
- */
 /** The order of buildView(): by mtime, ties by path. */
 export function viewOrder(a: [string, TrackedFile], b: [string, TrackedFile]): number {
   const d = a[1].log.mtimeMs - b[1].log.mtimeMs;
   return d !== 0 ? d : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
+/**
+ * Across files the most recently modified one wins (ties: the larger path), so every map is filled
+ * from the files in that order (viewOrder) and later entries overwrite earlier ones.
+ */
 export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: ReadonlyMap<string, string>): IndexView {
   // Runs over every tracked file at start, before the code has warmed up: plain loops and forEach, no
   // destructuring (each is an iterator protocol round in the interpreter).
-  const paths: string[] = [];
-  const ordered: TrackedFile[] = [];
-  files.forEach((file, p) => {
-    paths.push(p);
-    ordered.push(file);
-  });
-  const before = (i: number, j: number): number => {
-    const a = ordered[i]!.log.mtimeMs;
-    const b = ordered[j]!.log.mtimeMs;
-    if (a !== b) return a - b;
-    const pathA = paths[i]!;
-    const pathB = paths[j]!;
-    return pathA < pathB ? -1 : pathA > pathB ? 1 : 0;
-  };
-  const order = ordered.map((_, i) => i);
+  const entries: [string, TrackedFile][] = [];
+  files.forEach((file, p) => void entries.push([p, file]));
   // A restored index comes in this order already (the snapshot is written in it): one pass checks that.
   let sorted = true;
-  for (let k = 1; k < order.length && sorted; k++) sorted = before(k - 1, k) <= 0;
-  if (!sorted) order.sort(before);
+  for (let k = 1; k < entries.length && sorted; k++) sorted = viewOrder(entries[k - 1]!, entries[k]!) <= 0;
+  if (!sorted) entries.sort(viewOrder);
   const view: IndexView = { slugs: new Map(), sessions: new Map(), folders: new Map(folders), folderCwds: new Map(), cwds: [] };
   const setSlug = (sessionId: string, slug: string): void => void view.slugs.set(slug, sessionId);
   const setSession = (cwd: string, sessionId: string): void => void view.sessions.set(sessionId, cwd);
-  for (let k = 0; k < order.length; k++) {
-    const file = ordered[order[k]!]!;
+  for (let k = 0; k < entries.length; k++) {
+    const file = entries[k]![1];
     const facts = file.log.facts;
     facts.slugs.forEach(setSlug);
     facts.sessions.forEach(setSession);
