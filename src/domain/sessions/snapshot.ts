@@ -118,14 +118,9 @@ function isInode(value: unknown): value is number {
 }
 
 /**
- * The absolute path of segments checked by plainSegments(): no `.`, `..`, separators or empty ones, so
- * this is the path.join() result without its per-call normalization.
+ * A relative path whose segments plainSegments() accepts (no `.`, `..`, separators or empty ones) under
+ * the projects dir: the path.join() result without its per-call normalization.
  */
-function absolute(projectsDir: string, seg: readonly string[]): string {
-  return seg.length === 0 ? projectsDir : projectsDir + path.sep + seg.join(path.sep);
-}
-
-/** A relative path whose segments plainSegments() accepts, under the projects dir. */
 function underProjects(projectsDir: string, rel: string): string {
   return projectsDir + path.sep + (path.sep === '/' ? rel : rel.replaceAll('/', path.sep));
 }
@@ -144,7 +139,7 @@ export function logPath(projectsDir: string, rel: string): { abs: string; folder
     return { abs: underProjects(projectsDir, rel), folder: top[1]! };
   }
   const seg = plainSegments(rel);
-  return seg === null || !isLogSegments(seg) ? null : { abs: absolute(projectsDir, seg), folder: seg[0]! };
+  return seg === null || !isLogSegments(seg) ? null : { abs: underProjects(projectsDir, rel), folder: seg[0]! };
 }
 
 /** A folder, a session's directory or its subagents/ directory: most directories the walk records. */
@@ -156,7 +151,7 @@ export function dirPath(projectsDir: string, rel: string): string | null {
   // What plainSegments() and mayContainLogs() accept of up to three segments of these shapes.
   if (SHALLOW_DIR.test(rel)) return underProjects(projectsDir, rel);
   const seg = plainSegments(rel);
-  return seg === null || !mayContainLogs(seg) ? null : absolute(projectsDir, seg);
+  return seg === null || !mayContainLogs(seg) ? null : underProjects(projectsDir, rel);
 }
 
 /** Whether the snapshot is one of ours, only written by an older version (no reason to warn about it). */
@@ -184,10 +179,10 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
   if (!Array.isArray(folderList) || !Array.isArray(strings) || !Array.isArray(flat)) return null;
   const folders = new Map<string, string>();
   for (const key of folderList as unknown[]) {
-    // A folder name has no separator and is not `.` or `..` (isFolderName), as absolute() needs.
+    // A folder name has no separator and is not `.` or `..` (isFolderName), as underProjects() needs.
     if (typeof key !== 'string' || !isFolderName(key)) return null;
     if (folders.has(key)) return null;
-    folders.set(key, absolute(projectsDir, [key]));
+    folders.set(key, underProjects(projectsDir, key));
   }
   const cwds = new Uint8Array(strings.length);
   const sessionIds = new Uint8Array(strings.length);
