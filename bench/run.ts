@@ -558,6 +558,44 @@ async function bareCeiling(body: Buffer, opts: Options): Promise<BareCeiling> {
   }
 }
 
+/**
+ * Spawn to first answer of a bare node:http server (BARE_SERVER with a 2-byte body), each start timed as
+ * readyMs is: what any Node server pays on this machine before its own code counts, Node's own start
+ * included (which here includes loading the CA bundle NODE_EXTRA_CA_CERTS names, when the environment
+ * sets it: the servers measured inherit this environment).
+ */
+async function bareNodeStarts(starts: number): Promise<number[]> {
+  const file = path.join(os.tmpdir(), `pmv-bench-bare-${process.pid}.json`);
+  fs.writeFileSync(file, '[]');
+  const runs: number[] = [];
+  try {
+    for (let i = 0; i < starts; i++) {
+      const port = await freePort();
+      const t0 = performance.now();
+      const child = spawn(process.execPath, ['-e', BARE_SERVER, file, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const exited = new Promise((r) => child.once('exit', r));
+      const client = new Client(port);
+      try {
+        while (performance.now() - t0 < 10_000 && child.exitCode === null) {
+          const res = await client.get('/api/plans').catch(() => null);
+          if (res?.status === 200) {
+            runs.push(res.endedAt - t0);
+            break;
+          }
+          await sleep(1);
+        }
+      } finally {
+        client.close();
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+  return runs;
+}
+
 function planFacts(facts: Facts): { slugless: SessionFact[]; orphans: string[] } {
   const slugless = facts.sessions.filter((s) => !s.subagent && s.slug === null).sort((a, b) => a.bytes - b.bytes);
   return { slugless, orphans: [...facts.orphanSlugs] };
@@ -577,6 +615,8 @@ interface Results {
   };
   /** Start-up of the same command on an empty home: the process's fixed cost (runtime, modules, listen). */
   emptyHomeReadyMs: number | null;
+  /** Spawn to first answer of a bare node:http server, started `--starts` times (see bareNodeStarts). */
+  bareNodeReady: { ms: number; runsMs: number[] } | null;
   emptyHomeRssBytes: number;
   /** The median of the cold starts (by readyMs), and every start's readyMs (null: never correct). */
   cold: StartResult;
@@ -705,6 +745,8 @@ async function main(): Promise<void> {
       cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memGB: round(os.totalmem() / 1024 ** 3, 1),
       kernel: os.release(), node: process.version, platform: process.platform,
       loadAvgAtStart: os.loadavg().map((x) => round(x, 2)),
+      // Node 20 loads this bundle at every start, before any of the server's code runs.
+      nodeExtraCaCerts: process.env.NODE_EXTRA_CA_CERTS ?? null,
     },
     server: opts.server,
     preset: opts.preset,
@@ -714,7 +756,10 @@ async function main(): Promise<void> {
   };
 
   try {
-    // 2. The process's own start-up cost: an empty home (no plans, no logs).
+    // 2. The process's own start-up cost: a bare Node server, then ours on an empty home (no plans, no logs).
+    const bareRuns = await bareNodeStarts(opts.starts);
+    results.bareNodeReady = bareRuns.length > 0 ? { ms: median(bareRuns), runsMs: bareRuns.map((ms) => round(ms, 1)) } : null;
+    console.log(`bare node:http server ready: ${results.bareNodeReady ? `${results.bareNodeReady.ms.toFixed(0)} ms` : 'never'}`);
     const emptyHome = fs.mkdtempSync(path.join(os.tmpdir(), 'pmv-bench-empty-'));
     fs.mkdirSync(path.join(emptyHome, 'plans'));
     fs.mkdirSync(path.join(emptyHome, 'projects'));
@@ -1056,6 +1101,7 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
     rows.push([name, value, target, status(ok), peer]);
   };
   add('readFloorMs', fmt(r.readFloor.ms, 0, ' ms'), '', null, '500 ms');
+  if (r.bareNodeReady) add('bare node:http server ready (Node start)', `${fmt(r.bareNodeReady.ms, 0, ' ms')} (median of ${runsText(r.bareNodeReady.runsMs)})`);
   add('ready on an empty home', fmt(r.emptyHomeReadyMs, 0, ' ms'));
   // Results before 2026-11-22 hold one start each.
   const runs = (x: StartResult | undefined): string => (x?.runsMs && x.runsMs.length > 1 ? ` (median of ${runsText(x.runsMs)})` : '');
@@ -1118,6 +1164,7 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
   const header = `plan-memory-viewer benchmark — ${r.startedAt ?? ''}\n` +
     `machine: ${String(machine.cpus)} x ${String(machine.model)}, ${String(machine.memGB)} GB, Linux ${String(machine.kernel)}, ` +
     `Node ${String(machine.node)}, load average at start ${JSON.stringify(machine.loadAvgAtStart ?? null)}\n` +
+    (machine.nodeExtraCaCerts ? `NODE_EXTRA_CA_CERTS is set (${String(machine.nodeExtraCaCerts)}): Node loads it at every start\n` : '') +
     (r.cpuSteadiness ? `CPU speed: a fixed loop took ${steadiness(r.cpuSteadiness)}\n` : '') +
     `server: ${r.server ?? ''}\n` +
     `home (${r.preset ?? ''}): ${r.home.counts.plans} plans, ${p.projects} projects, ${fmt(r.home.counts.logBytes / MB, 0)} MB logs ` +
