@@ -1,9 +1,37 @@
-// Long synchronous work (directory walks, thousands of small reads) runs in slices: between slices the
-// event loop answers requests, so none waits longer than about one slice.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+// Long synchronous work (directory walks, thousands of small reads, search preparation) runs in slices:
+// between slices the event loop answers requests, so none waits longer than about one slice.
+//
+// Slices take turns: one slice per turn of the event loop, whoever's it is. Several tasks run at once
+// after a start (the watchers' crawl, search preparation, the memory scan); when each resumed from its
+// own setImmediate, all of their slices ran in the same turn, back to back, and a request waited for
+// their sum (the benchmark's probe after ready saw 40-60 ms).
 
 /** How long one slice of synchronous work may hold the event loop. */
 export const SLICE_MS = 10;
+
+const waiting: (() => void)[] = [];
+let turnScheduled = false;
+
+function scheduleTurn(): void {
+  turnScheduled = true;
+  // Queued from within an immediate, it runs in the next turn, after that turn's I/O (the requests).
+  setImmediate(runNextSlice);
+}
+
+function runNextSlice(): void {
+  turnScheduled = false;
+  const next = waiting.shift();
+  if (waiting.length > 0) scheduleTurn();
+  next?.();
+}
+
+/** Resolves in a later turn of the event loop, after the slices already waiting for theirs (FIFO). */
+export function nextSliceTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!turnScheduled) scheduleTurn();
+  });
+}
 
 export class TimeSlicer {
   private sliceStart = performance.now();
@@ -15,9 +43,9 @@ export class TimeSlicer {
     return performance.now() - this.sliceStart >= this.budgetMs;
   }
 
-  /** Lets pending I/O callbacks and requests run; a new slice starts then. */
+  /** Lets pending I/O callbacks and requests run; a new slice starts when this one's turn comes. */
   async pause(): Promise<void> {
-    await nextTurn();
+    await nextSliceTurn();
     this.sliceStart = performance.now();
   }
 

@@ -10,7 +10,7 @@ import { loadMemory } from '../../src/domain/memory/loader.js';
 import { MemoryStore } from '../../src/domain/memory/memoryStore.js';
 import { type FileCacheView, ParsedFileCache, parseFile } from '../../src/domain/memory/parsedFile.js';
 import { encodeProjectPath } from '../../src/domain/memory/projectKey.js';
-import { TimeSlicer } from '../../src/domain/timeSlicer.js';
+import { nextSliceTurn, TimeSlicer } from '../../src/domain/timeSlicer.js';
 import { type TempHome, memoryDirFor, tempHome, webappProject, write } from './helpers.js';
 
 let t: TempHome;
@@ -204,6 +204,29 @@ describe('TimeSlicer', () => {
     await new TimeSlicer(0).maybeYield();
     order.push('spent slice');
     expect(order).toEqual(['long slice', 'immediate', 'immediate 2', 'spent slice']);
+  });
+
+  it('runs one slice per turn of the event loop, tasks taking turns in order', async () => {
+    // An immediate that queues itself runs once per turn: a marker between turns.
+    const events: string[] = [];
+    let ticking = true;
+    const tick = (): void => {
+      events.push('turn');
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const task = async (name: string): Promise<void> => {
+      for (let i = 0; i < 3; i++) {
+        await nextSliceTurn();
+        events.push(name);
+      }
+    };
+    await Promise.all([task('a'), task('b'), task('c')]);
+    ticking = false;
+    const slices = events.flatMap((e, i) => (e === 'turn' ? [] : [i]));
+    expect(slices.map((i) => events[i])).toEqual(['a', 'b', 'c', 'a', 'b', 'c', 'a', 'b', 'c']);
+    // Requests are read between turns: no two slices may share one.
+    for (let k = 1; k < slices.length; k++) expect(events.slice(slices[k - 1]! + 1, slices[k])).toContain('turn');
   });
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { lastPathSegment, readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
+import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
 import { listPlanPaths, readAll, sameText } from './planReads.js';
@@ -27,7 +28,7 @@ export class PlanStore {
   private byName = new Map<string, PlanFileRecord>();
   /** The records of list(), in its order: what a search walks. */
   private listedRecords: PlanFileRecord[] = [];
-  private filterTimer: NodeJS.Immediate | null = null;
+  private filterScheduled = false;
   /** Search preparation waits for startSearchPrep() when the owner asked for that (see the constructor). */
   private searchPrepStarted: boolean;
   private readonly clashesLogged = new Set<string>();
@@ -266,14 +267,17 @@ export class PlanStore {
    * Prepares search for every plan that is not ready: folds its text (reading it first when it was
    * restored from the cache) and builds its trigram filter. Runs in slices of ~10 ms, yielding between
    * them so requests keep being answered; started after every change, a no-op when all are ready. The
-   * slices keep the process alive (close() cancels them): an unref'd immediate only ran when something
-   * else woke the event loop, so on an idle server the filters took minutes instead of ~0.5 s.
+   * slices keep the process alive until close() (an unref'd immediate only ran when something else woke
+   * the event loop, so on an idle server the filters took minutes instead of ~0.5 s).
    */
   private scheduleFilters(): void {
-    if (this.filterTimer || !this.searchPrepStarted || this.closed) return;
-    this.filterTimer = setImmediate(() => {
-      this.filterTimer = null;
-      const deadline = performance.now() + 10;
+    if (this.filterScheduled || !this.searchPrepStarted || this.closed) return;
+    this.filterScheduled = true;
+    // A slice in its turn among the other background work's (see timeSlicer.ts).
+    void nextSliceTurn().then(() => {
+      this.filterScheduled = false;
+      if (this.closed) return;
+      const deadline = performance.now() + SLICE_MS;
       for (const record of this.files.values()) {
         if (record.bloom) continue;
         record.bloom = buildTrigramBloom(foldedText(record));
@@ -298,8 +302,6 @@ export class PlanStore {
   /** Stops background search preparation. */
   close(): void {
     this.closed = true;
-    if (this.filterTimer) clearImmediate(this.filterTimer);
-    this.filterTimer = null;
   }
 
   private changed(change: PlanChange, visible: boolean): PlanChange {
