@@ -75,7 +75,7 @@ function parseOptions(): Options {
       'ready-timeout': { type: 'string', default: '300' },
       'poll-gap-ms': { type: 'string', default: '0' },
       rounds: { type: 'string', default: '3' },
-      starts: { type: 'string', default: '3' },
+      starts: { type: 'string', default: '5' },
       'cpu-rounds': { type: 'string', default: '5' },
       'cpu-window': { type: 'string', default: '11' },
       help: { type: 'boolean', default: false },
@@ -94,7 +94,7 @@ function parseOptions(): Options {
   --ready-timeout S    give up waiting for a correct plan list (300)
   --poll-gap-ms MS     pause between readiness polls (0: as fast as possible)
   --rounds N           repetitions of each freshness measure (3)
-  --starts N           cold starts and warm restarts measured; the median counts (3)
+  --starts N           cold starts and warm restarts measured; the median counts (5)
   --cpu-rounds N       rounds of each kind (1 MB, 1 line, control) for the append CPU cost (5)
   --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)`);
     process.exit(0);
