@@ -3,6 +3,7 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { pageAlignedBuffers } from '../src/domain/alignedBuffers.js';
 
@@ -57,6 +58,36 @@ export class Client {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Gap between connection attempts while a server's port still refuses them. A refused attempt costs this
+ * process 0.2-0.8 ms of CPU here (an HTTP client's attempt the most), so one every millisecond took 25-50%
+ * of a core from the server being started on this 2-core VM (cold starts ~85 ms slower in 6 interleaved
+ * pairs). The price: the port is seen open up to this late.
+ */
+export const REFUSED_GAP_MS = 5;
+
+/** Whether something accepts TCP connections on 127.0.0.1:port (a bare connect, the cheapest probe). */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Resolves once the port accepts connections, or with false after `timeoutMs` or when `gone()` says so. */
+export async function waitPortOpen(port: number, timeoutMs: number, gone: () => boolean = () => false): Promise<boolean> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs && !gone()) {
+    if (await portOpen(port)) return true;
+    await sleep(REFUSED_GAP_MS);
+  }
+  return false;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Statistics

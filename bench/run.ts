@@ -23,7 +23,7 @@ import { RawClient, type RawResult } from './http1.js';
 import { loadTest, type Throughput } from './load.js';
 import {
   Client, cpuDeltaMs, cpuSpeedSamples, dist, listFiles, median, readAll, readRangeMs, round, sleep, table, treeCpu, treeRss,
-  waitQuiet, type Dist, type HttpResult,
+  waitPortOpen, waitQuiet, type Dist, type HttpResult,
 } from './measure.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -437,7 +437,8 @@ async function waitReady(server: Server, t0: number, facts: Facts, opts: Options
       try {
         res = await client.get('/api/plans');
       } catch {
-        await sleep(1);
+        // Not listening (yet, or any more): wait for the port without an HTTP client's cost per attempt.
+        await waitPortOpen(server.port, opts.readyTimeoutMs - (performance.now() - t0), () => server.exited);
         continue;
       }
       const endedAt = res.endedAt;
@@ -612,7 +613,7 @@ async function bareNodeStarts(starts: number): Promise<number[]> {
             runs.push(res.endedAt - t0);
             break;
           }
-          await sleep(1);
+          if (res === null) await waitPortOpen(port, 10_000, () => child.exitCode !== null);
         }
       } finally {
         client.close();
