@@ -50,6 +50,32 @@ const serverApart = {
     b.onResolve({ filter: /^\.\/http\/server\.js$/ }, () => ({ path: './server.cjs', external: true }));
   },
 };
+// fastify requires node:https and node:http2 when it loads, for servers we never create (TLS, HTTP/2):
+// ~10 ms of every start compiling them. In the server bundle they are stand-ins that require the real
+// module on first use, so nothing changes for code that does use them.
+const lazyFastifyBuiltins = {
+  name: 'lazy-fastify-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(https|http2)$/ }, (args) =>
+      /[\\/]node_modules[\\/]fastify[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+    if (descriptor) descriptor.configurable = true;
+    return descriptor;
+  },
+});`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
 // ES module outputs: some bundled dependencies are CommonJS and call require() for Node's own modules.
 const esmRequire = "import { createRequire as __pmvCreateRequire } from 'node:module'; const require = __pmvCreateRequire(import.meta.url);";
 
@@ -60,7 +86,7 @@ await Promise.all([
     outfile: `${outdir}app.cjs`,
     plugins: [serverApart],
   }),
-  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs` }),
+  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins] }),
   build({ ...common, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js`, format: 'esm' }),
   build({ ...common, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js`, format: 'esm', banner: { js: esmRequire } }),
 ]);
