@@ -15,10 +15,27 @@ const NOT_LOG_DIRS = new Set(['memory', 'tool-results']);
 
 /** Segments of absPath below projectsDir; [] for projectsDir itself, null when outside it. */
 export function relativeSegments(projectsDir: string, absPath: string): string[] | null {
+  const plain = plainSegmentsBelow(projectsDir, absPath);
+  if (plain !== null) return plain;
   const rel = path.relative(projectsDir, path.resolve(absPath));
   if (rel === '') return [];
   if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
   return rel.split(path.sep);
+}
+
+/**
+ * relativeSegments() of the common case without path.relative(), which a first scan (applying thousands
+ * of results) and every index save (thousands of paths) spent most of their time in: a path that is the
+ * dir, a separator and plain segments (none empty, `.` or `..`, none holding a `/` on Windows) resolves
+ * to the same segments, so it is just split. null: not such a path, path.relative() decides.
+ */
+function plainSegmentsBelow(dir: string, p: string): string[] | null {
+  if (dir.length === 0) return null; // the current directory, which no path names by a prefix
+  if (p === dir) return [];
+  if (p.length <= dir.length + 1 || p[dir.length] !== path.sep || !p.startsWith(dir)) return null;
+  const seg = p.slice(dir.length + 1).split(path.sep);
+  for (const s of seg) if (s === '' || s === '.' || s === '..' || (path.sep === '\\' && s.includes('/'))) return null;
+  return seg;
 }
 
 /** A project folder key (also the rule for names on the way to a subagent log). */

@@ -322,7 +322,7 @@ export class SessionIndex {
     } else if (result.kind === 'failed') {
       this.warnOnce(`cannot read session log ${file}: ${result.message}`);
     } else if (result.kind === 'read') {
-      const folder = previous?.folder ?? this.folderOf(file);
+      const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
       if (folder === undefined) return;
       this.bytesRead += result.bytesRead;
       this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
@@ -340,18 +340,6 @@ export class SessionIndex {
         this.dirty = true;
       }
     }
-  }
-
-  /**
-   * The project folder `file` is in. Paths the walks found are the projects dir, a separator and the rest
-   * (see walkLogs), so the folder is the next segment; a first scan applies thousands of results, and
-   * path.relative() per file was most of that. Other paths take the general rule.
-   */
-  private folderOf(file: string): string | undefined {
-    const start = this.projectsDir.length + 1;
-    const end = file.indexOf(path.sep, start);
-    if (end > start && file.startsWith(this.projectsDir) && file[start - 1] === path.sep) return file.slice(start, end);
-    return relativeSegments(this.projectsDir, file)?.[0];
   }
 
   /** Whether `file` comes last in buildView()'s order: the greatest mtime, ties by the greater path. */
