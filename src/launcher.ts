@@ -27,8 +27,10 @@ const trace = process.env.PMV_TRACE
   ? (message: string): void => void process.stderr.write(`plan-memory-viewer: ${message}\n`)
   : null;
 
-function digest(data: Buffer | string): Buffer {
-  return createHash('sha256').update(data).digest();
+function digest(...parts: (Buffer | string)[]): Buffer {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
 }
 
 /**
@@ -77,7 +79,7 @@ function runBundle(name: string): unknown {
   const source = bytes.toString('utf8').replace(/^#!.*/, '');
   const useCache = process.env.PMV_CODE_CACHE !== '0';
   // The bytes are hashed, not the decoded source: hashing a string re-encodes it (1.5 MB: ~4 ms, ~1 ms as bytes).
-  const key = createHash('sha256').update(bytes).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
+  const key = digest(bytes, `\0${process.version}\0${process.arch}`).toString('hex').slice(0, 24);
   const file = path.join(cacheDir(), `${cachePrefix(name)}${key}.bin`);
   const found = useCache ? readCodeCache(file) : 'absent';
   const cachedData = typeof found === 'string' ? undefined : found;
