@@ -129,6 +129,27 @@ describe('directories', () => {
     expect(await seen(path.join(deep, 'quick.md'))).toBe(true);
   });
 
+  it('sets up the watches of a large folder in slices: the event loop turns while they are made', async () => {
+    await mkdir(root);
+    const count = 4000;
+    for (let i = 0; i < count; i += 500) {
+      await Promise.all(Array.from({ length: 500 }, (_, k) => mkdir(path.join(root, `d${i + k}`))));
+    }
+    let considered = 0;
+    const halfDone: number[] = [];
+    let ticking = true;
+    const tick = (): void => {
+      if (considered > 0 && considered < count) halfDone.push(considered);
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const w = await watch(1, { ignore: () => (considered++, false) });
+    ticking = false;
+    expect(watched(w)).toHaveLength(count + 1);
+    // In one piece (as before), no turn of the event loop came between the first and the last watch.
+    expect(halfDone.length).toBeGreaterThan(0);
+  });
+
   it('closes the watches of a folder moved away and asks for a rescan', async () => {
     await mkdir(path.join(root, 'gone', 'inner'), { recursive: true });
     await writeFile(path.join(root, 'gone', 'a.md'), 'a');
