@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
@@ -73,5 +73,41 @@ describe('persisted session index', () => {
     expect(viewer.plans.find('later-plan.md')?.sessionId).toBe(uuid(1));
     expect(viewer.plans.find('cached-plan.md')?.sessionId).toBeNull();
     await viewer.close();
+  });
+
+  it('is not rewritten by a restart that finds nothing changed, and is once a log grows', async () => {
+    // Directories last changed a minute ago, so their stamps are settled (see SETTLED_MS in logFiles.ts).
+    const projects = path.join(home.claude, 'projects');
+    const past = new Date(Date.now() - 60_000);
+    for (const entry of await readdir(projects, { recursive: true, withFileTypes: true })) {
+      if (entry.isDirectory()) await utimes(path.join(entry.parentPath, entry.name), past, past);
+    }
+    await utimes(projects, past, past);
+    await (await open()).close();
+    const file = new SessionIndexCache(cache, projects).file;
+    const planFile = path.join(cache, (await readdir(cache)).find((f) => f.startsWith('plans-'))!);
+    const longAgo = new Date(Date.now() - 3_600_000);
+    await utimes(file, longAgo, longAgo);
+    await utimes(planFile, longAgo, longAgo);
+    const written = async (): Promise<number[]> => [(await stat(file)).mtimeMs, (await stat(planFile)).mtimeMs];
+    const before = await written();
+
+    const viewer = await open();
+    // The watchers' catch-up pass after start: every directory listed again, every log lstat-ed.
+    await viewer.rescanAll();
+    await viewer.close();
+    expect(await written()).toEqual(before);
+
+    const repo = path.join(home.root, 'repos/webapp');
+    const log = path.join(projects, repo.replace(/[^A-Za-z0-9]/g, '-'), `${uuid(1)}.jsonl`);
+    await appendFile(log, conversationLine(repo, uuid(1), 'later-plan') + '\n');
+    const again = await open();
+    expect(again.plans.find('later-plan.md')?.sessionId).toBe(uuid(1));
+    await again.close();
+    const after = await written();
+    expect(after[0]).not.toBe(before[0]);
+    // The plans did not change: their cache stays as it was.
+    expect(after[1]).toBe(before[1]);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(again.sessions.toJSON());
   });
 });

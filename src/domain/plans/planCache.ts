@@ -28,8 +28,23 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
+/** Whether two lists hold the same facts in the same order. */
+function sameFacts(a: readonly PlanFacts[], b: readonly PlanFacts[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.filepath !== y.filepath || x.filename !== y.filename || x.title !== y.title || x.size !== y.size ||
+        x.modifiedMs !== y.modifiedMs || x.ino !== y.ino || x.modified !== y.modified || x.created !== y.created ||
+        x.lineCount !== y.lineCount || x.wordCount !== y.wordCount) return false;
+  }
+  return true;
+}
+
 export class PlanCache {
   private readonly cache: CacheFile;
+  /** What the file holds (as loaded or last written): saving the same again is skipped. */
+  private inFile: readonly PlanFacts[] | null = null;
 
   constructor(cacheDir: string, claudeDir: string, private readonly logger?: Logger) {
     this.cache = new CacheFile(cacheDir, 'plans', claudeDir, MAX_CACHE_BYTES);
@@ -49,11 +64,16 @@ export class PlanCache {
       const facts = readPlanFacts(doc.plans[i]);
       if (facts !== null) plans.push(facts);
     }
+    // Entries dropped as invalid are not in the file's content as far as a later save is concerned.
+    if (plans.length === doc.plans.length) this.inFile = plans;
     return plans;
   }
 
+  /** Writes the facts, unless the file holds exactly these already (a restart that found nothing changed). */
   async save(plans: PlanFacts[]): Promise<void> {
+    if (this.inFile !== null && sameFacts(this.inFile, plans)) return;
     const result = await this.cache.write({ format: FORMAT, version: VERSION, plans });
     if (result !== true) this.logger?.warn(`could not save the plan cache: ${result}`);
+    else this.inFile = plans;
   }
 }

@@ -100,10 +100,15 @@ export interface KnownDirs {
   children: ReadonlyMap<string, { dirs: string[]; files: string[] }>;
 }
 
-/** A walk's memory: `record` receives a stamp for every directory it visits; `known` lets it skip listings. */
+/**
+ * A walk's memory: `record` receives a stamp for every directory it visits; `known` lets it skip listings.
+ * A directory listed although `previous` shows it unmoved keeps that stamp: the listing is the same, and
+ * the index has nothing new to save.
+ */
 export interface WalkMemory {
   record: Map<string, DirStamp>;
   known?: KnownDirs;
+  previous?: ReadonlyMap<string, DirStamp>;
 }
 
 /**
@@ -163,7 +168,8 @@ function* walkLogs(
         yield;
         continue;
       }
-      memory.record.set(dir, { mtimeMs: stats.mtimeMs, ino: stats.ino, listedAt: Date.now() });
+      const previous = memory.previous?.get(dir);
+      memory.record.set(dir, unmoved(previous, stats.mtimeMs, stats.ino) ? previous : { mtimeMs: stats.mtimeMs, ino: stats.ino, listedAt: Date.now() });
     }
     let entries;
     try {

@@ -73,6 +73,11 @@ export class SessionIndex {
   private dirStamps = new Map<string, DirStamp>();
   /** Set on a restored index: its first refresh lists only the directories that moved since. */
   private stampsUsable = false;
+  /**
+   * Bumped by every change to what toJSON() writes (files, folders, directory stamps): a cache holding
+   * the index as of some count need not be written again while the count stays the same.
+   */
+  private edits = 0;
 
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
@@ -145,6 +150,11 @@ export class SessionIndex {
     return { bytesRead: this.bytesRead, maxRetainedBytes: this.maxRetained, trackedFiles: this.files.size };
   }
 
+  /** See `edits`: equal counts, equal toJSON(). */
+  get editCount(): number {
+    return this.edits;
+  }
+
   toJSON(): unknown {
     return writeSnapshot(this.projectsDir, this.folders, this.files, this.dirStamps);
   }
@@ -179,7 +189,9 @@ export class SessionIndex {
     const known = this.stampsUsable ? this.knownDirs() : undefined;
     this.stampsUsable = false;
     const record = new Map<string, DirStamp>();
-    const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message), { record, known });
+    const previous = this.dirStamps;
+    const found = await discoverLogs(this.projectsDir, [], (message) => this.warnOnce(message), { record, known, previous });
+    if (!sameStamps(previous, record)) this.edits++;
     this.dirStamps = record;
     this.setFolders(found.folders);
     // Known files missing from the listing are synced too: their own lstat decides that they are gone,
@@ -198,6 +210,7 @@ export class SessionIndex {
   private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
     this.setFolders(folders);
     // The workers' walks keep no stamps: the next main-thread walk lists everything and records them.
+    if (this.dirStamps.size > 0) this.edits++;
     this.dirStamps.clear();
     this.stampsUsable = false;
     const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
@@ -247,13 +260,17 @@ export class SessionIndex {
       if (exists && !this.folders.has(folder)) {
         this.folders.set(folder, dir);
         this.dirty = true;
+        this.edits++;
       } else if (!exists && this.folders.delete(folder)) {
         this.dirty = true;
+        this.edits++;
       }
     }
     const record = new Map<string, DirStamp>();
-    const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m), { record })).files : []);
+    const walk = { record, previous: this.dirStamps };
+    const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m), walk)).files : []);
     const prefix = dir + path.sep;
+    this.edits++;
     for (const known of [...this.dirStamps.keys()]) if (known === dir || known.startsWith(prefix)) this.dirStamps.delete(known);
     for (const [walked, stamp] of record) this.dirStamps.set(walked, stamp);
     for (const file of this.files.keys()) if (file.startsWith(prefix)) targets.add(file);
@@ -293,6 +310,7 @@ export class SessionIndex {
     this.folders.clear();
     for (const key of keys) this.folders.set(key, this.projectsDir + path.sep + key);
     this.dirty = true;
+    this.edits++;
   }
 
   /** Brings one log up to date. Calls for the same file run one at a time, so no bytes count twice. */
@@ -312,7 +330,9 @@ export class SessionIndex {
 
   private forget(file: string): void {
     const previous = this.files.get(file);
-    if (previous !== undefined && this.files.delete(file) && hasFacts(previous.log.facts)) this.dirty = true;
+    if (previous === undefined || !this.files.delete(file)) return;
+    this.edits++;
+    if (hasFacts(previous.log.facts)) this.dirty = true;
   }
 
   private apply(file: string, result: ReadResult): void {
@@ -327,6 +347,7 @@ export class SessionIndex {
       this.bytesRead += result.bytesRead;
       this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
       this.files.set(file, { folder, log: result.log });
+      this.edits++;
       if (!this.folders.has(folder)) {
         this.folders.set(folder, path.join(this.projectsDir, folder));
         this.dirty = true;
@@ -375,4 +396,11 @@ export class SessionIndex {
     if (this.warned.size < 1000) this.warned.add(message);
     this.logger.warn(message);
   }
+}
+
+/** Whether two walks recorded the same stamps (the same objects: see WalkMemory.previous). */
+function sameStamps(a: ReadonlyMap<string, DirStamp>, b: ReadonlyMap<string, DirStamp>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [dir, stamp] of b) if (a.get(dir) !== stamp) return false;
+  return true;
 }
