@@ -385,29 +385,35 @@ type StartResult = ReadyResult & { ratioToFloor: number | null; runsMs: (number 
  * `starts` starts of the server, each on the port `prepare` returns once it has readied the ground (the
  * server before is stopped first), each timed from spawn to a correct plan list: one start is not a
  * measurement on a machine whose CPU speed varies. The median start counts; the last server keeps running.
+ * With several ways to spawn, their starts take turns (A B A B ...), so that a slower spell of this VM
+ * weighs on each alike; one result per way, in order.
  */
 async function measureStarts(
-  starts: number, floorMs: number, prepare: () => Promise<number>, spawnOn: (port: number) => Server,
+  starts: number, floorMs: number, prepare: () => Promise<number>, spawners: ((port: number) => Server)[],
   facts: Facts, opts: Options,
-): Promise<{ result: StartResult; server: Server }> {
-  const runs: ReadyResult[] = [];
+): Promise<{ results: StartResult[]; server: Server }> {
+  const runs: ReadyResult[][] = spawners.map(() => []);
   let server: Server | null = null;
   for (let i = 0; i < starts; i++) {
-    if (server) await stopServer(server);
-    const port = await prepare();
-    const t0 = performance.now();
-    server = spawnOn(port);
-    runs.push(await waitReady(server, t0, facts, opts));
+    for (let k = 0; k < spawners.length; k++) {
+      if (server) await stopServer(server);
+      const port = await prepare();
+      const t0 = performance.now();
+      server = spawners[k]!(port);
+      runs[k]!.push(await waitReady(server, t0, facts, opts));
+    }
   }
+  return { results: runs.map((r) => startResult(r, floorMs)), server: server! };
+}
+
+/** The median start of `runs`, with every start's time and the worst probe after ready. */
+function startResult(runs: ReadyResult[], floorMs: number): StartResult {
   const byTime = [...runs].sort((x, y) => (x.readyMs ?? Infinity) - (y.readyMs ?? Infinity));
   const mid = byTime[(byTime.length - 1) >> 1]!;
   return {
-    result: {
-      ...mid, ratioToFloor: mid.readyMs !== null ? mid.readyMs / floorMs : null, runsMs: runs.map((r) => r.readyMs),
-      // Of the probes after ready, the start whose slowest request was slowest: "never blocked" is about the worst.
-      afterReadyProbe: runs.reduce<Dist | null>((worst, r) => (r.afterReadyProbe && (!worst || r.afterReadyProbe.max > worst.max) ? r.afterReadyProbe : worst), null),
-    },
-    server: server!,
+    ...mid, ratioToFloor: mid.readyMs !== null ? mid.readyMs / floorMs : null, runsMs: runs.map((r) => r.readyMs),
+    // Of the probes after ready, the start whose slowest request was slowest: "never blocked" is about the worst.
+    afterReadyProbe: runs.reduce<Dist | null>((worst, r) => (r.afterReadyProbe && (!worst || r.afterReadyProbe.max > worst.max) ? r.afterReadyProbe : worst), null),
   };
 }
 
@@ -829,10 +835,10 @@ async function main(): Promise<void> {
       fs.rmSync(cacheDir, { recursive: true, force: true });
       fs.mkdirSync(cacheDir);
       return freePort();
-    }, spawnOn, facts, opts);
+    }, [spawnOn], facts, opts);
     server = colds.server;
     let port = server.port;
-    const cold = colds.result;
+    const cold = colds.results[0]!;
     results.cold = cold;
     if (cold.readyMs === null) warn(`cold start: plan list never correct: ${JSON.stringify(cold.verdict)}`);
     console.log(`cold ready: ${cold.readyMs?.toFixed(0) ?? 'never'} ms (median of ${runsText(cold.runsMs)}), ` +
@@ -913,24 +919,22 @@ async function main(): Promise<void> {
     }
     results.rssAfterLoadBytes = treeRss(server.pid).bytes;
 
-    // 6. Warm restarts with the home unchanged: without NODE_EXTRA_CA_CERTS first (when it is set), then as
-    // measured everywhere else; the last of the latter keeps running for what follows.
+    // 6. Warm restarts with the home unchanged. When NODE_EXTRA_CA_CERTS is set, starts without it take turns
+    // with those as measured everywhere else; the last of the latter keeps running for what follows.
     results.stopMs = await stopServer(server);
-    results.warmWithoutExtraCa = null;
-    if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
-      const { NODE_EXTRA_CA_CERTS: _unset, ...withoutCa } = process.env;
-      const spawnWithoutCa = (p: number): Server => startServer(opts.server, home, p, cacheDir, log, withoutCa);
-      const noCa = await measureStarts(opts.starts, floor.ms, () => freePort(), spawnWithoutCa, facts, opts);
-      await stopServer(noCa.server);
-      results.warmWithoutExtraCa = noCa.result;
-      console.log(`warm ready without NODE_EXTRA_CA_CERTS: ${noCa.result.readyMs?.toFixed(0) ?? 'never'} ms ` +
-        `(median of ${runsText(noCa.result.runsMs)})`);
-    }
-    const warms = await measureStarts(opts.starts, floor.ms, () => freePort(), spawnOn, facts, opts);
+    const { NODE_EXTRA_CA_CERTS: extraCa, ...withoutCa } = process.env;
+    const spawnWithoutCa = (p: number): Server => startServer(opts.server, home, p, cacheDir, log, withoutCa);
+    const warms = await measureStarts(opts.starts, floor.ms, () => freePort(),
+      extraCa === undefined ? [spawnOn] : [spawnWithoutCa, spawnOn], facts, opts);
     server = warms.server;
     port = server.port;
-    const warm = warms.result;
+    const warm = warms.results.at(-1)!;
     results.warm = warm;
+    results.warmWithoutExtraCa = extraCa === undefined ? null : warms.results[0]!;
+    if (results.warmWithoutExtraCa) {
+      console.log(`warm ready without NODE_EXTRA_CA_CERTS: ${results.warmWithoutExtraCa.readyMs?.toFixed(0) ?? 'never'} ms ` +
+        `(median of ${runsText(results.warmWithoutExtraCa.runsMs)})`);
+    }
     if (warm.readyMs === null) warn(`warm restart: plan list never correct: ${JSON.stringify(warm.verdict)}`);
     console.log(`warm ready: ${warm.readyMs?.toFixed(0) ?? 'never'} ms (median of ${runsText(warm.runsMs)})`);
 
