@@ -94,6 +94,20 @@ describe('SessionIndex.toJSON / fromJSON', () => {
     expect(restored!.linkForPlan('after-restore.md')?.sessionId).toBe(SID_B);
   });
 
+  it('snapshot(), in time slices, writes what toJSON() does', async () => {
+    const { index } = await populated();
+    // Some more folders and logs, with directory stamps from a walk on the main thread.
+    for (let i = 0; i < 40; i++) {
+      const sid = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      await home.write(`-home-alice-src-p${i}/${sid}.jsonl`, conversationLine({ sessionId: sid, cwd: `/home/alice/src/p${i}`, slug: `plan-${i}` }));
+    }
+    await index.refresh();
+    const sliced = JSON.parse(JSON.stringify(await index.snapshot())) as { files: unknown[]; dirs: unknown[] };
+    expect(sliced).toEqual(viaJson(index));
+    expect(sliced.files.length).toBeGreaterThan(40 * 7);
+    expect(sliced.dirs.length).toBeGreaterThan(0);
+  });
+
   it('a restored index still notices a file replaced while it was not running', async () => {
     const { index, file } = await populated();
     const data = viaJson(index);

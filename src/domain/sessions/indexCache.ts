@@ -45,7 +45,7 @@ export class SessionIndexCache {
   async save(index: SessionIndex): Promise<void> {
     if (this.inFile?.index === index && this.inFile.edits === index.editCount) return;
     const edits = index.editCount;
-    const result = await this.cache.write(index.toJSON());
+    const result = await this.cache.write(await index.snapshot());
     if (result !== true) this.logger?.warn(`could not save the session index cache: ${result}`);
     else this.inFile = { index, edits };
   }

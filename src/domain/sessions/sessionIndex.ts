@@ -11,7 +11,7 @@ import {
   createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { readSnapshot, writeSnapshot } from './snapshot.js';
+import { readSnapshot, writeSnapshot, writeSnapshotInSlices } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -157,6 +157,11 @@ export class SessionIndex {
 
   toJSON(): unknown {
     return writeSnapshot(this.projectsDir, this.folders, this.files, this.dirStamps);
+  }
+
+  /** toJSON() in time slices; nothing may change the index until it resolves (see Viewer's session queue). */
+  snapshot(): Promise<unknown> {
+    return writeSnapshotInSlices(this.projectsDir, this.folders, this.files, this.dirStamps);
   }
 
   /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
