@@ -265,16 +265,15 @@ export class SessionIndex {
       if (exists && !this.folders.has(folder)) {
         this.folders.set(folder, dir);
         this.dirty = true;
-        this.edits++;
       } else if (!exists && this.folders.delete(folder)) {
         this.dirty = true;
-        this.edits++;
       }
     }
     const record = new Map<string, DirStamp>();
     const walk = { record, previous: this.dirStamps };
     const targets = new Set(exists ? (await discoverLogs(this.projectsDir, seg, (m) => this.warnOnce(m), walk)).files : []);
     const prefix = dir + path.sep;
+    // Whatever it found: the folder and the stamps below it are replaced.
     this.edits++;
     for (const known of [...this.dirStamps.keys()]) if (known === dir || known.startsWith(prefix)) this.dirStamps.delete(known);
     for (const [walked, stamp] of record) this.dirStamps.set(walked, stamp);
