@@ -419,25 +419,13 @@ function startResult(runs: ReadyResult[], floorMs: number): StartResult {
 
 async function waitReady(server: Server, t0: number, facts: Facts, opts: Options): Promise<ReadyResult> {
   const client = new Client(server.port);
-  const probeClient = new Client(server.port);
   let firstResponseMs: number | null = null;
   let polls = 0;
   let verdict: Verdict | null = null;
   let readyMs: number | null = null;
   let stopProbe = false;
-  const probeTimes: number[] = [];
-  let probeLoop: Promise<void> | null = null;
-  const startProbe = (): Promise<void> => (async () => {
-    while (!stopProbe) {
-      try {
-        const r = await probeClient.get('/api/projects');
-        if (!stopProbe) probeTimes.push(r.ms);
-      } catch {
-        /* not up */
-      }
-      await sleep(20);
-    }
-  })();
+  let probeTimes: number[] = [];
+  let probeLoop: Promise<number[]> | null = null;
   try {
     while (performance.now() - t0 < opts.readyTimeoutMs) {
       if (server.exited) throw new Error(`server exited before it was ready (${server.exitInfo})`);
@@ -453,7 +441,7 @@ async function waitReady(server: Server, t0: number, facts: Facts, opts: Options
       polls++;
       if (firstResponseMs === null) {
         firstResponseMs = endedAt - t0;
-        probeLoop = startProbe();
+        probeLoop = probeSmallRequests(server.port, () => stopProbe, () => !stopProbe);
       }
       if (res.status === 200) {
         const map = parsePlans(res.body);
@@ -469,12 +457,16 @@ async function waitReady(server: Server, t0: number, facts: Facts, opts: Options
     }
   } finally {
     stopProbe = true;
-    if (probeLoop) await probeLoop;
+    if (probeLoop) probeTimes = await probeLoop;
     client.close();
-    probeClient.close();
   }
   const rss = treeRss(server.pid);
-  const afterReadyProbe = readyMs !== null ? await probeLatency(server.port, AFTER_READY_PROBE_MS) : null;
+  let afterReadyProbe: Dist | null = null;
+  if (readyMs !== null) {
+    const t1 = performance.now();
+    const times = await probeSmallRequests(server.port, () => performance.now() - t1 >= AFTER_READY_PROBE_MS, (r) => r.status === 200);
+    afterReadyProbe = times.length > 0 ? dist(times) : null;
+  }
   return {
     readyMs, firstResponseMs, polls, verdict, rssBytes: rss.bytes, rssPid: rss.pid,
     probe: probeTimes.length > 0 ? dist(probeTimes) : null, afterReadyProbe,
@@ -488,20 +480,23 @@ async function waitReady(server: Server, t0: number, facts: Facts, opts: Options
  */
 const AFTER_READY_PROBE_MS = 3000;
 
-async function probeLatency(port: number, forMs: number): Promise<Dist | null> {
+/**
+ * A small request (`/api/projects`) every 20 ms until `done()`, on its own connection: the latencies of the
+ * answers `keep` accepts (a request the server does not answer yet is skipped). Before ready and after it.
+ */
+async function probeSmallRequests(port: number, done: () => boolean, keep: (r: HttpResult) => boolean): Promise<number[]> {
   const client = new Client(port);
   const times: number[] = [];
-  const t0 = performance.now();
   try {
-    while (performance.now() - t0 < forMs) {
+    while (!done()) {
       const r = await client.get('/api/projects').catch(() => null);
-      if (r?.status === 200) times.push(r.ms);
+      if (r !== null && keep(r)) times.push(r.ms);
       await sleep(20);
     }
   } finally {
     client.close();
   }
-  return times.length > 0 ? dist(times) : null;
+  return times;
 }
 
 interface EndpointResult extends Dist {
