@@ -107,7 +107,8 @@ export class Viewer {
     if (restored === null && refreshesInWorkers(projectsDir)) workers.prestart();
     const sessions = restored ?? new SessionIndex(indexOptions);
     const viewer = new Viewer(options, sessions, cache, planCache, workers);
-    viewer.plans.restore(planCache?.load() ?? []);
+    const saved = planCache?.load();
+    viewer.plans.restore(saved?.facts ?? [], saved?.list ?? null);
     options.trace?.('caches loaded');
     return viewer;
   }
@@ -125,15 +126,22 @@ export class Viewer {
    */
   async load(): Promise<void> {
     const trace = this.options.trace ?? ((): void => undefined);
-    // With a cached index this reads only what was appended since the last run.
-    const scanned = this.sessions.refresh();
-    scanned.catch(() => undefined);
-    await this.plans.rescan(await this.planFolders([]));
-    trace('shared plans read');
-    await scanned;
-    trace('sessions scanned');
-    await this.plans.addFolders(await this.planFolders());
-    trace('project plans read');
+    // A restart that finds nothing moved since the caches were saved takes them as they are (a stat per
+    // file); otherwise the scan below brings them up to date.
+    const sessionsCurrent = this.sessions.confirmRestored();
+    if (sessionsCurrent && this.plans.adoptRestored(await this.planFolders())) {
+      trace('caches confirmed');
+    } else {
+      // With a cached index this reads only what was appended since the last run.
+      const scanned = sessionsCurrent ? Promise.resolve(false) : this.sessions.refresh();
+      scanned.catch(() => undefined);
+      await this.plans.rescan(await this.planFolders([]));
+      trace('shared plans read');
+      await scanned;
+      trace('sessions scanned');
+      await this.plans.addFolders(await this.planFolders());
+      trace('project plans read');
+    }
     this.sessionsUnsaved = true;
     this.plansUnsaved = true;
     this.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
@@ -300,7 +308,7 @@ export class Viewer {
     }
     if (this.plansUnsaved) {
       this.plansUnsaved = false;
-      await this.planQueue.run(async () => this.planCache?.save(this.plans.facts()));
+      await this.planQueue.run(async () => this.planCache?.save(this.plans.saved()));
     }
   }
 

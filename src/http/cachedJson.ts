@@ -27,13 +27,15 @@ export class CachedJson {
 
   constructor(
     private readonly version: () => number,
+    /** The value to serialize, or its JSON already serialized. */
     private readonly build: () => unknown,
   ) {}
 
   current(): Built {
     const version = this.version();
     if (this.built?.version !== version) {
-      const body = Buffer.from(JSON.stringify(this.build()));
+      const value = this.build();
+      const body = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value));
       const etag = `"${PROCESS_TAG}-${version}"`;
       this.built = { version, body, etag, gzipped: null };
     }

@@ -1,7 +1,7 @@
 // A restart lists only the directories that moved since the index was saved: an unmoved directory's
 // entries come from what the index knows, a moved one (or one changed just before it was listed) is
 // listed again, and a restored index finds what changed while the viewer was not running.
-import { readdir, rename, utimes } from 'node:fs/promises';
+import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverLogs, type DirStamp, type KnownDirs } from '../../src/domain/sessions/logFiles.js';
@@ -107,5 +107,68 @@ describe('a restored index', () => {
     expect(await restored.refresh()).toBe(true);
     expect(restored.linkForPlan('later-plan.md')).toEqual({ sessionId: SID_B, cwd: CWD });
     expect(restored.linkForPlan('first-plan.md')).toEqual({ sessionId: SID_A, cwd: CWD });
+  });
+});
+
+describe('confirming a restored index without a walk', () => {
+  const LOG_TIME = new Date('2026-01-01T00:00:00Z');
+  async function savedIndex(): Promise<{ folders: string[]; files: unknown[]; dirs: unknown[] }> {
+    const log = await home.write(`${FOLDER}/${SID_A}.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'first-plan' }));
+    // A whole second, which a replacement can be given exactly.
+    await utimes(log, LOG_TIME, LOG_TIME);
+    await home.write(`${FOLDER}/${SID_A}/subagents/agent-a1.jsonl`, conversationLine({ sessionId: SID_A, cwd: CWD }));
+    await home.folder('-home-u-empty');
+    await settleDirs();
+    const index = new SessionIndex({ projectsDir: home.projectsDir });
+    await index.refresh();
+    return JSON.parse(JSON.stringify(index.toJSON())) as { folders: string[]; files: unknown[]; dirs: unknown[] };
+  }
+  const confirm = (saved: unknown): boolean => SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!.confirmRestored();
+
+  it('holds for an unmoved tree, once, and not for an index that was not restored', async () => {
+    const saved = await savedIndex();
+    const restored = SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!;
+    expect(restored.confirmRestored()).toBe(true);
+    // After it the index is current: a later refresh is a full one, as after a first refresh.
+    expect(restored.confirmRestored()).toBe(false);
+    expect(new SessionIndex({ projectsDir: home.projectsDir }).confirmRestored()).toBe(false);
+  });
+
+  it('fails for a log replaced by one of the same size and mtime, and for a vanished directory', async () => {
+    const saved = await savedIndex();
+    const log = path.join(home.projectsDir, FOLDER, `${SID_A}.jsonl`);
+    const { size } = await stat(log);
+    const mtime = LOG_TIME;
+    // Its folder keeps its mtime, as if the replacement had left it unchanged: only the inode tells.
+    const folderDir = path.dirname(log);
+    const folder = await stat(folderDir);
+    await rename(log, path.join(home.root, 'old.jsonl'));
+    await writeFile(log, Buffer.alloc(size, 0x20));
+    await utimes(log, mtime, mtime);
+    await utimes(folderDir, folder.atime, folder.mtime);
+    expect(confirm(saved)).toBe(false);
+    await rm(log);
+    await rename(path.join(home.root, 'old.jsonl'), log);
+    await utimes(log, mtime, mtime);
+    await settleDirs();
+    // Settling moved the directories' mtimes: a fresh save, then a directory goes.
+    const again = await (async () => {
+      const index = new SessionIndex({ projectsDir: home.projectsDir });
+      await index.refresh();
+      return JSON.parse(JSON.stringify(index.toJSON())) as unknown;
+    })();
+    expect(confirm(again)).toBe(true);
+    // The projects dir keeps its mtime, as if the removal had left it unchanged: only the gone one tells.
+    const parent = await stat(home.projectsDir);
+    await rm(path.join(home.projectsDir, '-home-u-empty'), { recursive: true });
+    await utimes(home.projectsDir, parent.atime, parent.mtime);
+    expect(confirm(again)).toBe(false);
+  });
+
+  it('fails when the saved folders are not the stamped project folders', async () => {
+    const saved = await savedIndex();
+    expect(confirm({ ...saved, folders: [...saved.folders, '-home-u-elsewhere'] })).toBe(false);
+    expect(confirm({ ...saved, folders: saved.folders.filter((f) => f !== '-home-u-empty') })).toBe(false);
+    expect(confirm({ ...saved, folders: saved.folders.map((f) => (f === '-home-u-empty' ? '-home-u-other' : f)) })).toBe(false);
   });
 });

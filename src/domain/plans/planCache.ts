@@ -4,6 +4,7 @@
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import type { PlanFacts } from './planFile.js';
+import { readSavedList, type SavedList } from './savedList.js';
 
 const FORMAT = 'plan-memory-viewer/plans';
 const VERSION = 1;
@@ -41,39 +42,54 @@ function sameFacts(a: readonly PlanFacts[], b: readonly PlanFacts[]): boolean {
   return true;
 }
 
+/** What the file holds: the facts of every plan and, when it was built, the list made from them. */
+export interface SavedPlans {
+  facts: PlanFacts[];
+  list: SavedList | null;
+}
+
+function sameList(a: SavedList | null, b: SavedList | null): boolean {
+  return a === b || (a !== null && b !== null && a.digest === b.digest && a.json === b.json && a.links.length === b.links.length &&
+    a.links.every((x, i) => x === b.links[i]));
+}
+
 export class PlanCache {
   private readonly cache: CacheFile;
   /** What the file holds (as loaded or last written): saving the same again is skipped. */
-  private inFile: readonly PlanFacts[] | null = null;
+  private inFile: SavedPlans | null = null;
 
   constructor(cacheDir: string, claudeDir: string, private readonly logger?: Logger) {
     this.cache = new CacheFile(cacheDir, 'plans', claudeDir, MAX_CACHE_BYTES);
   }
 
-  /** The facts of the last run; [] when there are none or the file is not one of ours. */
-  load(): PlanFacts[] {
+  /** What the last run saved; no plans when there is nothing or the file is not one of ours. */
+  load(): SavedPlans {
     const data = this.cache.read();
-    if (data === MISSING) return [];
-    const doc = data === CORRUPT ? null : (data as { format?: unknown; version?: unknown; plans?: unknown } | null);
+    if (data === MISSING) return { facts: [], list: null };
+    const doc = data === CORRUPT ? null : (data as { format?: unknown; version?: unknown; plans?: unknown; list?: unknown } | null);
     if (doc?.format !== FORMAT || doc.version !== VERSION || !Array.isArray(doc.plans)) {
       this.logger?.warn(`ignoring the plan cache ${this.cache.file}: not a valid cache; rebuilding it`);
-      return [];
+      return { facts: [], list: null };
     }
-    const plans: PlanFacts[] = [];
+    const facts: PlanFacts[] = [];
     for (let i = 0; i < doc.plans.length; i++) {
-      const facts = readPlanFacts(doc.plans[i]);
-      if (facts !== null) plans.push(facts);
+      const entry = readPlanFacts(doc.plans[i]);
+      if (entry !== null) facts.push(entry);
     }
+    // A list is only good with all the facts it was made from (written before lists were saved: none).
+    const list = facts.length === doc.plans.length && doc.list !== undefined ? readSavedList(doc.list) : null;
     // Entries dropped as invalid are not in the file's content as far as a later save is concerned.
-    if (plans.length === doc.plans.length) this.inFile = plans;
-    return plans;
+    const saved = { facts, list };
+    if (facts.length === doc.plans.length) this.inFile = saved;
+    return saved;
   }
 
-  /** Writes the facts, unless the file holds exactly these already (a restart that found nothing changed). */
-  async save(plans: PlanFacts[]): Promise<void> {
-    if (this.inFile !== null && sameFacts(this.inFile, plans)) return;
-    const result = await this.cache.write({ format: FORMAT, version: VERSION, plans });
+  /** Writes the plans, unless the file holds exactly these already (a restart that found nothing changed). */
+  async save(saved: SavedPlans): Promise<void> {
+    if (this.inFile !== null && sameFacts(this.inFile.facts, saved.facts) && sameList(this.inFile.list, saved.list)) return;
+    const doc = { format: FORMAT, version: VERSION, plans: saved.facts, ...(saved.list ? { list: saved.list } : {}) };
+    const result = await this.cache.write(doc);
     if (result !== true) this.logger?.warn(`could not save the plan cache: ${result}`);
-    else this.inFile = plans;
+    else this.inFile = saved;
   }
 }

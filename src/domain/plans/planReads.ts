@@ -32,6 +32,23 @@ function unmoved(record: PlanFileRecord, stats: Stats | null): boolean {
 }
 
 /**
+ * The restored records of `paths` when every path has one and no file moved since (one stat each), else
+ * null: at start, when this holds, reading and comparing like readAll() would change nothing.
+ */
+export function restoredRecords(
+  paths: readonly string[],
+  restored: ReadonlyMap<string, PlanFileRecord>,
+): PlanFileRecord[] | null {
+  const records: PlanFileRecord[] = [];
+  for (const filepath of paths) {
+    const record = restored.get(filepath);
+    if (record === undefined || !unmoved(record, statOrNull(filepath))) return null;
+    records.push(record);
+  }
+  return records;
+}
+
+/**
  * Brings each path up to date: a known record whose file did not move is kept (one stat), anything else
  * is read (null: gone or unreadable). Synchronous reads, in time slices between which requests are
  * answered: a plan is a few KB, and an await per file cost more than reading it.

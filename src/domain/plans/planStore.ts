@@ -1,17 +1,15 @@
 // The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
 import path from 'node:path';
-import { lastPathSegment, readRegularFile } from '../files.js';
+import { readRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
-import { listPlanPaths, readAll, sameText } from './planReads.js';
+import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
+import { linksHold, planLink, saveList, savedBytes, type PlanLinker, type SavedList } from './savedList.js';
 
-/** What the store needs from the session index: the session and cwd that wrote a plan. */
-export interface PlanLinker {
-  linkForPlan(filename: string): { sessionId: string; cwd: string | null } | null;
-}
+export type { PlanLinker } from './savedList.js';
 
 export interface PlanChange {
   changed: string[];
@@ -25,6 +23,10 @@ export class PlanStore {
   private readonly hints = new Map<string, PlanFileRecord>();
   private folders: string[] = [];
   private listCache: PlanMetadata[] | null = null;
+  /** JSON of list() as of a version (see listJson()), and its saved form once made. */
+  private listJsonCache: { version: number; json: Buffer; saved: SavedList | null } | null = null;
+  /** The list a restored cache held, until adoptRestored() decides whether it still holds. */
+  private restoredList: SavedList | null = null;
   private byName = new Map<string, PlanFileRecord>();
   /** The records of list(), in its order: what a search walks. */
   private listedRecords: PlanFileRecord[] = [];
@@ -67,17 +69,24 @@ export class PlanStore {
    * Plans known from an earlier run (planCache.ts). The next rescan() keeps each one whose file still has
    * the same size, mtime and inode, without reading it: a restart stats plans instead of reading them.
    */
-  restore(known: readonly PlanFacts[]): void {
+  restore(known: readonly PlanFacts[], list: SavedList | null = null): void {
     for (const facts of known) this.hints.set(facts.filepath, recordFromFacts(facts));
+    this.restoredList = list;
   }
 
-  /** What restore() takes back next run: the listing facts of every plan. */
-  facts(): PlanFacts[] {
-    return [...this.files.values()].map(planFacts);
+  /** What restore() takes back next run: the listing facts of every plan, and the list when it is built. */
+  saved(): { facts: PlanFacts[]; list: SavedList | null } {
+    const facts = [...this.files.values()].map(planFacts);
+    const cached = this.listJsonCache;
+    if (cached?.version !== this.version) return { facts, list: null };
+    // Made from list() of this version, which a list restored as it was saved did not need to build.
+    cached.saved ??= saveList(this.list(), cached.json);
+    return { facts, list: cached.saved };
   }
 
   /** Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). */
   async rescan(folders: string[]): Promise<PlanChange> {
+    this.restoredList = null;
     this.folders = [...folders];
     const before = new Map(this.files);
     const paths = this.folders.flatMap(listPlanPaths);
@@ -87,6 +96,28 @@ export class PlanStore {
     const changed = [...this.files.values()].filter((r) => before.get(r.filepath) !== r).map((r) => r.filename);
     const removed = [...before.values()].filter((r) => !this.files.has(r.filepath)).map((r) => r.filename);
     return this.changed({ changed, removed }, changed.length > 0 || removed.length > 0);
+  }
+
+  /**
+   * At start, after restore(): when every plan file in `folders` is a restored record whose file did not
+   * move, takes them as they are, as rescan() would, and returns true; otherwise changes nothing.
+   */
+  adoptRestored(folders: string[]): boolean {
+    if (this.files.size > 0) return false;
+    const records = restoredRecords(folders.flatMap(listPlanPaths), this.hints);
+    if (records === null) return false;
+    this.folders = [...folders];
+    for (const record of records) {
+      this.hints.delete(record.filepath);
+      this.files.set(record.filepath, record);
+    }
+    this.changed({ changed: records.map((r) => r.filename), removed: [] }, records.length > 0);
+    // Every restored plan is listed as it was: the saved list holds if the session links do.
+    const list = this.restoredList;
+    this.restoredList = null;
+    const json = list !== null && this.hints.size === 0 && linksHold(list, this.linker) ? savedBytes(list) : null;
+    if (json !== null) this.listJsonCache = { version: this.version, json, saved: list };
+    return true;
   }
 
   /** Adds the folders not yet known and reads only those (a project's plansDirectory was discovered). */
@@ -200,6 +231,14 @@ export class PlanStore {
     return this.listCache;
   }
 
+  /** list() as JSON, serialized once per version. */
+  listJson(): Buffer {
+    if (this.listJsonCache?.version !== this.version) {
+      this.listJsonCache = { version: this.version, json: Buffer.from(JSON.stringify(this.list())), saved: null };
+    }
+    return this.listJsonCache.json;
+  }
+
   /** The listed plan of that file name, if any: the only way a request can name a file. */
   find(filename: string): PlanMetadata | undefined {
     const record = this.pick(filename);
@@ -242,7 +281,7 @@ export class PlanStore {
   }
 
   private toMetadata(r: PlanFileRecord): PlanMetadata {
-    const link = this.linker.linkForPlan(r.filename);
+    const link = planLink(this.linker, r.filename);
     return {
       filename: r.filename,
       filepath: r.filepath,
@@ -252,8 +291,8 @@ export class PlanStore {
       created: r.created,
       lineCount: r.lineCount,
       wordCount: r.wordCount,
-      project: link?.cwd ? lastPathSegment(link.cwd) : null,
-      sessionId: link?.sessionId ?? null,
+      project: link.project,
+      sessionId: link.sessionId,
     };
   }
 

@@ -118,7 +118,7 @@ export interface WalkMemory {
  */
 const SETTLED_MS = 2000;
 
-function unmoved(stamp: DirStamp | undefined, mtimeMs: number, ino: number): stamp is DirStamp {
+export function unmoved(stamp: DirStamp | undefined, mtimeMs: number, ino: number): stamp is DirStamp {
   return stamp !== undefined && stamp.mtimeMs === mtimeMs && stamp.ino === ino && mtimeMs <= stamp.listedAt - SETTLED_MS;
 }
 

@@ -10,6 +10,7 @@ import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type Dir
 import {
   createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from './logReader.js';
+import { restoredIsCurrent } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot, writeSnapshotInSlices } from './snapshot.js';
 
@@ -94,6 +95,17 @@ export class SessionIndex {
     const run = this.refreshTail.then(() => this.refreshNow());
     this.refreshTail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * For an index just restored: true when nothing it knows moved on disk since it was saved (see
+   * restoredIsCurrent), so it is current as it is and needs no first refresh.
+   */
+  confirmRestored(): boolean {
+    if (!this.stampsUsable || !restoredIsCurrent(this.projectsDir, this.dirStamps, this.folders, this.files)) return false;
+    // As after the first refresh: later full refreshes list every directory.
+    this.stampsUsable = false;
+    return true;
   }
 
   /** A watcher saw this path change, appear or vanish. True when any answer changed. */

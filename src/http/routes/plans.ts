@@ -6,10 +6,15 @@ import { sendText } from '../errors.js';
 import { routes } from '../schemas.js';
 import { CachedJson } from '../cachedJson.js';
 
+// The list's own JSON (see PlanStore.listJson()) inside the answer's object.
+const PLANS_OPEN = Buffer.from('{"plans":');
+const PLANS_CLOSE = Buffer.from('}');
+
 export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   // The list is serialized once per change and served as bytes: it is the hottest and largest answer.
-  const planList = new CachedJson(() => viewer.plans.version, () => ({ plans: viewer.plans.list() }));
+  const planList = new CachedJson(() => viewer.plans.version,
+    () => Buffer.concat([PLANS_OPEN, viewer.plans.listJson(), PLANS_CLOSE]));
 
   typed.get('/api/plans', { schema: routes.plans }, (request, reply) => planList.send(request, reply));
   // Built as soon as the first scan is done, before the server listens: right after start the first

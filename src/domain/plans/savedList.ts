@@ -1,0 +1,67 @@
+// The plan list as last serialized, persisted with the plan cache: a restart that finds every plan as
+// it was and every plan's session link as it was serves these bytes instead of building and serializing
+// the list again (~40 ms of a warm start for 3,000 plans, in code that has not warmed up yet).
+import { createHash } from 'node:crypto';
+import { lastPathSegment } from '../files.js';
+import type { PlanMetadata } from '../types.js';
+
+/** What the store needs from the session index: the session and cwd that wrote a plan. */
+export interface PlanLinker {
+  linkForPlan(filename: string): { sessionId: string; cwd: string | null } | null;
+}
+
+/** The two fields of a listed plan that come from the sessions, not from its file. */
+export function planLink(linker: PlanLinker, filename: string): { project: string | null; sessionId: string | null } {
+  const link = linker.linkForPlan(filename);
+  return { project: link?.cwd ? lastPathSegment(link.cwd) : null, sessionId: link?.sessionId ?? null };
+}
+
+export interface SavedList {
+  /** JSON of the list. */
+  json: string;
+  /** SHA-256 of its bytes: they are served as they are, so a damaged copy must not pass. */
+  digest: string;
+  /** Per listed plan, in list order: its file name, sessionId and project, as the list has them. */
+  links: (string | null)[];
+}
+
+export function saveList(list: readonly PlanMetadata[], json: Buffer): SavedList {
+  const links: (string | null)[] = [];
+  for (const plan of list) links.push(plan.filename, plan.sessionId, plan.project);
+  return { json: json.toString('utf8'), digest: digestOf(json), links };
+}
+
+function digestOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The saved list's bytes, or null when they are not the ones it was saved with. */
+export function savedBytes(saved: SavedList): Buffer | null {
+  const bytes = Buffer.from(saved.json);
+  return digestOf(bytes) === saved.digest ? bytes : null;
+}
+
+/**
+ * Whether the saved list is the one the store would build now, given that its plans are exactly the ones
+ * the list was made from (same files, same facts): then only the session links can differ, and each is
+ * looked up again.
+ */
+export function linksHold(saved: SavedList, linker: PlanLinker): boolean {
+  const { links } = saved;
+  for (let at = 0; at < links.length; at += 3) {
+    const filename = links[at];
+    if (typeof filename !== 'string') return false;
+    const now = planLink(linker, filename);
+    if (now.sessionId !== links[at + 1] || now.project !== links[at + 2]) return false;
+  }
+  return true;
+}
+
+/** A saved list as read back from the cache file, or null when it is not one. */
+export function readSavedList(value: unknown): SavedList | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { json, digest, links } = value as Record<string, unknown>;
+  if (typeof json !== 'string' || typeof digest !== 'string' || !Array.isArray(links) || links.length % 3 !== 0) return null;
+  for (const item of links as unknown[]) if (item !== null && typeof item !== 'string') return null;
+  return { json, digest, links: links as (string | null)[] };
+}
