@@ -8,8 +8,9 @@
 //                       application requires it once the scan has started (see src/launcher.ts)
 //   dist/cli.js         the launcher (src/launcher.ts): the process entry, and the package's bin
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
+//   dist/package.json   {"type": "commonjs"}: all of the above are CommonJS scripts
 import { build } from 'esbuild';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -76,9 +77,6 @@ module.exports = new Proxy({}, {
     }));
   },
 };
-// ES module outputs: some bundled dependencies are CommonJS and call require() for Node's own modules.
-const esmRequire = "import { createRequire as __pmvCreateRequire } from 'node:module'; const require = __pmvCreateRequire(import.meta.url);";
-
 await Promise.all([
   build({
     ...cjs,
@@ -87,6 +85,9 @@ await Promise.all([
     plugins: [serverApart],
   }),
   build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins] }),
-  build({ ...common, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js`, format: 'esm' }),
-  build({ ...common, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js`, format: 'esm', banner: { js: esmRequire } }),
+  build({ ...cjs, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js` }),
+  build({ ...cjs, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js` }),
 ]);
+// Every script in dist/ is CommonJS: Node's ES module loader took ~10 ms of every start (and of every scan
+// worker's), where a CommonJS entry needs none of it.
+await writeFile(`${outdir}package.json`, `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
