@@ -35,17 +35,47 @@ export class CacheFile {
   }
 
   /** Writes `data` as JSON: true, or why it could not (the temp file is removed). */
-  async write(data: unknown): Promise<true | string> {
-    const tmp = `${this.file}.tmp.${process.pid}.${Date.now().toString(16)}`;
+  write(data: unknown): Promise<true | string> {
+    return writeAtomically(this.file, JSON.stringify(data));
+  }
+
+  /**
+   * A companion file of raw bytes (`<kind>-<hash>.<suffix>`), for data that would only be escaped into the
+   * JSON and decoded again. Null when it is missing, unreadable or too large; callers check what they get.
+   */
+  readBytes(suffix: string): Buffer | null {
     try {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFile(tmp, JSON.stringify(data));
-      await rename(tmp, this.file);
-      return true;
-    } catch (error) {
-      await unlink(tmp).catch(() => undefined);
-      return error instanceof Error ? error.message : String(error);
+      const bytes = readFileSync(this.companion(suffix));
+      return bytes.length > this.maxBytes ? null : bytes;
+    } catch {
+      return null;
     }
+  }
+
+  writeBytes(suffix: string, bytes: Buffer): Promise<true | string> {
+    return writeAtomically(this.companion(suffix), bytes);
+  }
+
+  async removeBytes(suffix: string): Promise<void> {
+    await unlink(this.companion(suffix)).catch(() => undefined);
+  }
+
+  private companion(suffix: string): string {
+    return `${this.file.slice(0, -'.json'.length)}.${suffix}`;
+  }
+}
+
+/** Temp file, then rename: true, or why it could not (the temp file is removed). */
+async function writeAtomically(file: string, data: string | Buffer): Promise<true | string> {
+  const tmp = `${file}.tmp.${process.pid}.${Date.now().toString(16)}`;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+    return true;
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

@@ -76,9 +76,12 @@ describe('serving', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     const files = (await readdir(path.join(cache, 'plan-memory-viewer'))).sort();
-    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.json$/, ''))).toEqual(['plans', 'session-index']);
+    // The plan facts, the plan list as served (its bytes in a file of their own) and the session index.
+    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\./, '.'))).toEqual(['plans.json', 'plans.list.json', 'session-index.json']);
     const plans = JSON.parse(await readFile(path.join(cache, 'plan-memory-viewer', files[0]!), 'utf8')) as { plans: { filename: string }[] };
     expect(plans.plans.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
+    const list = JSON.parse(await readFile(path.join(cache, 'plan-memory-viewer', files[1]!), 'utf8')) as { filename: string }[];
+    expect(list.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
   });
 
   it('resolves a relative --claude-dir against the current directory, and honours CLAUDE_CONFIG_DIR', async () => {

@@ -2,7 +2,7 @@
 // no walk, no read) and serves the plan list saved with them. Whatever did move (a plan, a log, a link,
 // the saved bytes themselves), the list must be exactly the one a fresh scan gives.
 import { createHash } from 'node:crypto';
-import { appendFile, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Viewer } from '../../src/viewer.js';
@@ -48,12 +48,17 @@ async function planCacheFile(): Promise<string> {
 
 interface CachedList { json: string; digest: string; links: (string | null)[] }
 
+/** Edits the saved list: its bytes (in a file of their own) and, in the plan cache, their digest and links. */
 async function editCachedList(edit: (list: CachedList) => void): Promise<void> {
   const file = await planCacheFile();
-  const doc = JSON.parse(await readFile(file, 'utf8')) as { list?: CachedList };
+  const bytesFile = file.replace(/\.json$/, '.list.json');
+  const doc = JSON.parse(await readFile(file, 'utf8')) as { list?: Omit<CachedList, 'json'> };
   if (!doc.list) throw new Error('the plan cache holds no list');
-  edit(doc.list);
+  const list: CachedList = { ...doc.list, json: await readFile(bytesFile, 'utf8') };
+  edit(list);
+  doc.list = { digest: list.digest, links: list.links };
   await writeFile(file, JSON.stringify(doc));
+  await writeFile(bytesFile, list.json);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -107,6 +112,21 @@ describe('a restart with nothing moved', () => {
     });
     expect((await restart()).json).toContain('Only the cache says this');
     expect(warnings).toEqual([]);
+  });
+
+  it('keeps the list in a file of its own, not rewritten by a restart that changed nothing', async () => {
+    const bytesFile = (await planCacheFile()).replace(/\.json$/, '.list.json');
+    const before = await stat(bytesFile);
+    expect(JSON.parse(await readFile(bytesFile, 'utf8'))).toEqual(JSON.parse(await freshList()));
+    // Restarts that change nothing and one where a plan was added: only the last writes the list again.
+    await restart();
+    await home.plan('new-plan.md', '# New\n');
+    expect((await stat(bytesFile)).mtimeMs).toBe(before.mtimeMs);
+    const viewer = await open(cache);
+    listJson(viewer);
+    await viewer.close();
+    expect(await readFile(bytesFile, 'utf8')).toBe(await freshList());
+    expect(await readFile(bytesFile, 'utf8')).toContain('new-plan.md');
   });
 
   it('rebuilds the list when saved bytes do not match their digest', async () => {

@@ -48,8 +48,11 @@ export interface SavedPlans {
   list: SavedList | null;
 }
 
+/** The list's bytes are in a file of their own, next to the cache's JSON. */
+const LIST_FILE = 'list.json';
+
 function sameList(a: SavedList | null, b: SavedList | null): boolean {
-  return a === b || (a !== null && b !== null && a.digest === b.digest && a.json === b.json && a.links.length === b.links.length &&
+  return a === b || (a !== null && b !== null && a.digest === b.digest && a.links.length === b.links.length &&
     a.links.every((x, i) => x === b.links[i]));
 }
 
@@ -77,7 +80,8 @@ export class PlanCache {
       if (entry !== null) facts.push(entry);
     }
     // A list is only good with all the facts it was made from (written before lists were saved: none).
-    const list = facts.length === doc.plans.length && doc.list !== undefined ? readSavedList(doc.list) : null;
+    const list = facts.length === doc.plans.length && doc.list !== undefined
+      ? readSavedList(doc.list, this.cache.readBytes(LIST_FILE)) : null;
     // Entries dropped as invalid are not in the file's content as far as a later save is concerned.
     const saved = { facts, list };
     if (facts.length === doc.plans.length) this.inFile = saved;
@@ -87,8 +91,16 @@ export class PlanCache {
   /** Writes the plans, unless the file holds exactly these already (a restart that found nothing changed). */
   async save(saved: SavedPlans): Promise<void> {
     if (this.inFile !== null && sameFacts(this.inFile.facts, saved.facts) && sameList(this.inFile.list, saved.list)) return;
-    const doc = { format: FORMAT, version: VERSION, plans: saved.facts, ...(saved.list ? { list: saved.list } : {}) };
-    const result = await this.cache.write(doc);
+    const { list } = saved;
+    // The list's bytes first: the cache names them by digest, so a crash between the two writes leaves a
+    // list that its cache file does not vouch for, which a restart ignores.
+    let result: true | string = true;
+    if (list !== null && list.digest !== this.inFile?.list?.digest) result = await this.cache.writeBytes(LIST_FILE, list.json);
+    if (list === null && this.inFile?.list) await this.cache.removeBytes(LIST_FILE);
+    if (result === true) {
+      const doc = { format: FORMAT, version: VERSION, plans: saved.facts, ...(list ? { list: { digest: list.digest, links: list.links } } : {}) };
+      result = await this.cache.write(doc);
+    }
     if (result !== true) this.logger?.warn(`could not save the plan cache: ${result}`);
     else this.inFile = saved;
   }

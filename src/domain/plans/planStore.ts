@@ -7,7 +7,7 @@ import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
-import { linksHold, planLink, saveList, savedBytes, type PlanLinker, type SavedList } from './savedList.js';
+import { linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
 
@@ -115,8 +115,9 @@ export class PlanStore {
     // Every restored plan is listed as it was: the saved list holds if the session links do.
     const list = this.restoredList;
     this.restoredList = null;
-    const json = list !== null && this.hints.size === 0 && linksHold(list, this.linker) ? savedBytes(list) : null;
-    if (json !== null) this.listJsonCache = { version: this.version, json, saved: list };
+    if (list !== null && this.hints.size === 0 && linksHold(list, this.linker)) {
+      this.listJsonCache = { version: this.version, json: list.json, saved: list };
+    }
     return true;
   }
 
