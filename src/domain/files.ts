@@ -1,6 +1,6 @@
 // File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
 // shrink between listing and reading. Every caller gets null instead of an exception or a hang.
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ByteSlab } from './byteSlab.js';
 
@@ -67,6 +67,15 @@ export function readRegularFileSync(file: string, slab?: ByteSlab): { bytes: Buf
 export function statOrNull(file: string): Stats | null {
   try {
     return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** lstat() that answers null instead of throwing (the link itself, never its target). */
+export function lstatOrNull(file: string): Stats | null {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

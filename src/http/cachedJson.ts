@@ -27,15 +27,14 @@ export class CachedJson {
 
   constructor(
     private readonly version: () => number,
-    /** The value to serialize, or its JSON already serialized. */
-    private readonly build: () => unknown,
+    /** The body's JSON bytes (the domain serializes what it caches, see PlanStore.listJson()). */
+    private readonly build: () => Buffer,
   ) {}
 
   current(): Built {
     const version = this.version();
     if (this.built?.version !== version) {
-      const value = this.build();
-      const body = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value));
+      const body = this.build();
       const etag = `"${PROCESS_TAG}-${version}"`;
       this.built = { version, body, etag, gzipped: null };
     }

@@ -3,9 +3,10 @@
 // directory that needs watching. A chokidar-style crawl (an lstat per file, per-file bookkeeping) cost
 // ~140 MB and seconds of CPU on a home with 8,700 logs, and stalled the event loop on mass deletions.
 import { EventEmitter } from 'node:events';
-import { lstatSync, watch, type FSWatcher, type Stats } from 'node:fs';
+import { watch, type FSWatcher, type Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { lstatOrNull } from '../domain/files.js';
 import { TimeSlicer } from '../domain/timeSlicer.js';
 
 export interface DirWatchHandlers {
@@ -168,7 +169,7 @@ export class DirWatchSet extends EventEmitter {
     // The watched directory itself going (deleted, moved) is reported under its own name, like an entry.
     if (filename === path.basename(entry.path)) {
       if (entry === this.root) this.handlers.rootEvent();
-      else if (!isDir(lstat(entry.path))) return; // its parent's watch reports the removal
+      else if (!isDir(lstatOrNull(entry.path))) return; // its parent's watch reports the removal
       if (entry.closed) return;
     }
     const p = path.join(entry.path, filename);
@@ -179,7 +180,7 @@ export class DirWatchSet extends EventEmitter {
     if (type === 'change') return child ? undefined : this.handlers.file(p);
     // At the depth limit a new directory would not be watched anyway: report without an lstat.
     if (entry.level >= this.depth) return this.handlers.file(p);
-    const stats = lstat(p);
+    const stats = lstatOrNull(p);
     if (child) {
       // Whatever happened to a watched directory (removed, moved away, replaced), its old watches are
       // dead or now watch another place; the files it held are not known one by one.
@@ -226,14 +227,6 @@ export class DirWatchSet extends EventEmitter {
   }
 }
 
-function lstat(p: string): Stats | undefined {
-  try {
-    return lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-function isDir(stats: Stats | undefined): boolean {
+function isDir(stats: Stats | null): boolean {
   return stats?.isDirectory() ?? false;
 }

@@ -1,6 +1,6 @@
 // Whether a restored session index still describes the disk, told without the refresh's walk.
-import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { lstatOrNull } from '../files.js';
 import type { TrackedFile } from './indexView.js';
 import { unmoved, type DirStamp } from './logFiles.js';
 import { sameStat } from './logReader.js';
@@ -21,12 +21,11 @@ export function restoredIsCurrent(
   files: ReadonlyMap<string, TrackedFile>,
 ): boolean {
   if (!stamps.has(projectsDir)) return false;
-  const logs: string[] = [];
-  const tracked: TrackedFile[] = [];
-  files.forEach((file, abs) => void (logs.push(abs), tracked.push(file)));
+  const logs = [...files];
   for (let k = logs.length - 1; k >= 0; k--) {
-    const st = lstatOrNull(logs[k]!);
-    if (st === null || !st.isFile() || !sameStat(st, tracked[k]!.log)) return false;
+    const [abs, file] = logs[k]!;
+    const st = lstatOrNull(abs);
+    if (st === null || !st.isFile() || !sameStat(st, file.log)) return false;
   }
   // A walk sets the folders to the project folders it lists: the stamped directories right below.
   let topLevel = 0;
@@ -38,12 +37,4 @@ export function restoredIsCurrent(
   if (topLevel !== folders.size) return false;
   for (const dir of folders.values()) if (!stamps.has(dir)) return false;
   return true;
-}
-
-function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
