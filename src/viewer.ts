@@ -133,9 +133,11 @@ export class Viewer {
       trace('caches confirmed');
     } else {
       // With a cached index this reads only what was appended since the last run.
+      const sharedPlans = this.planFolders([]).then((folders) => this.plans.rescan(folders));
+      this.scanWorkers.joinAfter(sharedPlans);
       const scanned = sessionsCurrent ? Promise.resolve(false) : this.sessions.refresh();
       scanned.catch(() => undefined);
-      await this.plans.rescan(await this.planFolders([]));
+      await sharedPlans;
       trace('shared plans read');
       await scanned;
       trace('sessions scanned');

@@ -123,3 +123,46 @@ describe('session logs read by worker threads', () => {
     await broken.close();
   });
 });
+
+describe('the main thread\'s share of a start-up scan', () => {
+  // A stand-in worker: answers a folders request after 300 ms with nothing read, reporting in its warnings
+  // how many folders had been taken by then (by the main thread: it takes none itself).
+  const observer = (): Worker => new Worker(`
+    const { parentPort } = require('node:worker_threads');
+    parentPort.on('message', (request) => setTimeout(() => {
+      const taken = Array.from(request.queue.taken).filter((flag) => flag !== 0).length;
+      parentPort.postMessage({ id: request.id, scan: { files: [], warnings: ['taken ' + taken] } });
+    }, 300));`, { eval: true });
+  const logger = { warn: (m: string): void => void warnings.push(m) };
+
+  it('waits for the work it was told to finish first, then reads what the workers left', async () => {
+    await writeLogs();
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, observer);
+    let finish = (): void => undefined;
+    pool.joinAfter(new Promise<void>((resolve) => (finish = resolve)));
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0, logger });
+    const refreshed = index.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    finish();
+    await refreshed;
+    // Nothing was taken while the plans (here: `finish`) were pending, and everything after.
+    expect(warnings).toEqual(['taken 0']);
+    const reference = new SessionIndex({ projectsDir: home.projectsDir });
+    await reference.refresh();
+    expect(answers(index)).toEqual(answers(reference));
+    await pool.close();
+  });
+
+  it('takes its share at once without such work, and never waits for work that does not settle once the workers are done', async () => {
+    await writeLogs();
+    const eager = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, observer);
+    await new SessionIndex({ projectsDir: home.projectsDir, workers: eager, workerThresholdBytes: 0, logger }).refresh();
+    expect(warnings).toEqual([`taken ${FOLDERS.length}`]);
+    await eager.close();
+
+    const stuck = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1);
+    stuck.joinAfter(new Promise(() => undefined));
+    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: stuck, workerThresholdBytes: 0 }));
+    await stuck.close();
+  });
+});

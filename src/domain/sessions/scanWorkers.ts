@@ -96,6 +96,8 @@ export class ScanWorkers {
   private idleTimer: NodeJS.Timeout | null = null;
   private running = 0;
   private failed = false;
+  /** What this thread finishes before it takes its share of a scanFolders() (see joinAfter()). */
+  private ownShareAfter: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly logger: Logger,
@@ -150,6 +152,8 @@ export class ScanWorkers {
         const fromWorkers = Promise.all(threads.map((thread) => thread.request({ kind: 'folders', chunkBytes, projectsDir, queue, previous })));
         // Handled below, after this thread's share; a worker failing meanwhile must not go unhandled.
         fromWorkers.catch(() => undefined);
+        // Once the workers are done the queue is empty: nothing is left to wait for.
+        await Promise.race([this.ownShareAfter, fromWorkers]);
         const own = this.mainThreadShare ? await scanTakenInSlices(projectsDir, queue, previous, chunkBytes) : { files: [], warnings: [] };
         const scans = [own, ...(await fromWorkers).map((response) => ('scan' in response ? response.scan : { files: [], warnings: [] }))];
         const merged: FolderScan = { files: scans.flatMap((x) => x.files), warnings: scans.flatMap((x) => x.warnings) };
@@ -159,6 +163,17 @@ export class ScanWorkers {
       // A fresh queue: this thread may have taken folders of the first one before the workers failed.
       () => scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes),
     );
+  }
+
+  /**
+   * This thread joins the scans started from now on only once `work` has settled (or the workers have
+   * finished): at start it has the server to build and the plans to read, which no worker can take, and
+   * the workers read logs meanwhile. Taking log folders in between, as it did, left the worker idle at
+   * the end while this thread finished the plans (traced: ~0.2 s); the logs should be the last thing
+   * both are busy with.
+   */
+  joinAfter(work: Promise<unknown>): void {
+    this.ownShareAfter = work.catch(() => undefined);
   }
 
   /** Runs `work` on the threads, or `fallback` on the main thread when workers cannot run here. */
