@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { foldCase } from '../../src/domain/fold.js';
 import { parseFrontmatter } from '../../src/domain/markdown/frontmatter.js';
 import { extractLinks } from '../../src/domain/markdown/links.js';
-import { countLines, countLinesInBytes, countWords, firstHeading, planTitle, planTitleFromBytes } from '../../src/domain/markdown/text.js';
+import { countLines, countLinesInBytes, firstHeading, planTitle, planTitleFromBytes } from '../../src/domain/markdown/text.js';
+import { countWords } from '../../src/domain/markdown/wordCount.js';
 
 /** Fragments every markdown parser here treats specially, mixed with arbitrary Unicode. */
 const MD_TOKENS = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, countWords, firstHeading, planTitle } from '../../src/domain/markdown/text.js';
+import { countLines, firstHeading, planTitle } from '../../src/domain/markdown/text.js';
+import { countWords } from '../../src/domain/markdown/wordCount.js';
 import { foldCase } from '../../src/domain/fold.js';
 
 describe('countLines', () => {

@@ -23,52 +23,6 @@ export function countLinesInBytes(bytes: Buffer): number {
   return bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
 }
 
-// Per byte: 1 = an ASCII space, 2 = the first byte of a possible multi-byte Unicode space, 0 = neither.
-const SPACE_CLASS = new Uint8Array(256);
-for (const c of [9, 10, 11, 12, 13, 32]) SPACE_CLASS[c] = 1;
-for (const c of [0xc2, 0xe1, 0xe2, 0xe3, 0xef]) SPACE_CLASS[c] = 2;
-
-/**
- * Whitespace-separated words of UTF-8 text, as JavaScript's \s (plus U+0085) splits the decoded string.
- * Counted on the bytes, before decoding, and without a branch on whether a byte is a space: in prose
- * that branch changes direction every few bytes and mispredicts, which made this loop twice as slow, and
- * plans are measured by the thousand at start. Bytes that do not decode are never spaces, as their
- * U+FFFD replacement is not; no space's first byte can be the continuation of another character.
- */
-export function countWords(bytes: Uint8Array): number {
-  let words = 0;
-  // 1 while the previous byte ended a space (or at the start): the next other byte starts a word.
-  let afterSpace = 1;
-  const n = bytes.length;
-  for (let i = 0; i < n; i++) {
-    let space = SPACE_CLASS[bytes[i]!]!;
-    if (space === 2) {
-      const length = unicodeSpaceLength(bytes, i);
-      space = length > 0 ? 1 : 0;
-      if (length > 0) i += length - 1;
-    }
-    words += afterSpace & (space ^ 1);
-    afterSpace = space;
-  }
-  return words;
-}
-
-/** The UTF-8 length of the Unicode space starting at `i` (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), else 0. */
-function unicodeSpaceLength(b: Uint8Array, i: number): number {
-  const c = b[i];
-  const d = b[i + 1];
-  const e = b[i + 2];
-  if (c === 0xc2) return d === 0x85 || d === 0xa0 ? 2 : 0;
-  if (c === 0xe1) return d === 0x9a && e === 0x80 ? 3 : 0;
-  if (c === 0xe2) {
-    if (d === 0x80) return e !== undefined && ((e >= 0x80 && e <= 0x8a) || e === 0xa8 || e === 0xa9 || e === 0xaf) ? 3 : 0;
-    return d === 0x81 && e === 0x9f ? 3 : 0;
-  }
-  if (c === 0xe3) return d === 0x80 && e === 0x80 ? 3 : 0;
-  if (c === 0xef) return d === 0xbb && e === 0xbf ? 3 : 0;
-  return 0;
-}
-
 /**
  * The text of the first ATX heading outside fenced code, or null. Headings inside ``` or ~~~ blocks are
  * code, not structure (a plan quoting a shell script's `# comment` must not take its title from it).

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { ByteSlab } from '../byteSlab.js';
 import { createdTime, readRegularFileSync } from '../files.js';
 import { foldCase } from '../fold.js';
-import { countLinesInBytes, countWords, planTitleFromBytes } from '../markdown/text.js';
+import { countLinesInBytes, planTitleFromBytes } from '../markdown/text.js';
+import { countWords } from '../markdown/wordCount.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
 
 /** What the listing needs of a plan; small, and persisted between runs (planCache.ts). */
