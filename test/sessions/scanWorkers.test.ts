@@ -4,7 +4,7 @@ import { appendFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
-import { ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
+import { PART_FILES, ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { conversationLine, indexFacts, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
@@ -164,5 +164,51 @@ describe('the main thread\'s share of a start-up scan', () => {
     stuck.joinAfter(new Promise(() => undefined));
     await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: stuck, workerThresholdBytes: 0 }));
     await stuck.close();
+  });
+});
+
+describe('a start-up scan of many logs', () => {
+  /** More logs than a worker reads before posting a part, in several folders. */
+  async function writeManyLogs(): Promise<number> {
+    const perFolder = PART_FILES;
+    for (let f = 0; f < 3; f++) {
+      for (let k = 0; k < perFolder; k++) {
+        const sid = `${String(f).padStart(8, '0')}-0000-4000-8000-${String(k).padStart(12, '0')}`;
+        await home.write(`${FOLDERS[f]}/${sid}.jsonl`, conversationLine({ sessionId: sid, cwd: `/home/a/src/p${f}`, slug: `plan-${f}-${k}` }));
+      }
+    }
+    return 3 * perFolder;
+  }
+
+  it('is taken in as the worker posts its parts, and indexes the same as the main thread', async () => {
+    const total = await writeManyLogs();
+    let parts = 0;
+    const counting = (): Worker => {
+      const worker = spawnScanWorker();
+      worker.on('message', (message: object) => void (('part' in message) && parts++));
+      return worker;
+    };
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, counting, false);
+    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 }));
+    // Every PART_FILES files but the last ones, which come with the final response.
+    expect(parts).toBe(Math.ceil(total / PART_FILES) - 1);
+    expect(pool.filesRead).toBe(total);
+    await pool.close();
+  });
+
+  it('indexes the same when the worker dies after posting a part (this thread then reads everything)', async () => {
+    await writeManyLogs();
+    const dying = (): Worker => {
+      const worker = spawnScanWorker();
+      worker.on('message', (message: object) => void (('part' in message) && worker.terminate()));
+      return worker;
+    };
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, dying, false);
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 });
+    await expectSameAsMainThread(index);
+    expect(index.linkForPlan('plan-2-5.md')?.cwd).toBe('/home/a/src/p2');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/scan workers unavailable/);
+    await pool.close();
   });
 });

@@ -28,6 +28,8 @@ export interface FoldersRequest {
   projectsDir: string;
   queue: FolderQueue;
   previous: Map<string, TrackedLog>;
+  /** Post what is read so far (a `part`) every this many files, so that the receiver takes it in while the scan goes on. */
+  partFiles: number;
 }
 
 export type ScanRequest = FilesRequest | FoldersRequest;
@@ -38,4 +40,8 @@ export interface FolderScan {
   warnings: string[];
 }
 
-export type ScanResponse = { id: number; results: ReadResult[] } | { id: number; scan: FolderScan };
+/** A `part` is some of the files of a FoldersRequest, posted before its final `scan` (the rest). */
+export type ScanResponse =
+  | { id: number; results: ReadResult[] }
+  | { id: number; scan: FolderScan }
+  | { id: number; part: FolderScan };

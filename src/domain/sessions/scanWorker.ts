@@ -8,17 +8,22 @@ import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './sc
 const port = parentPort;
 if (port === null) throw new Error('scanWorker.js runs only as a worker thread');
 
-function scanFolders(request: FoldersRequest): FolderScan {
-  const scan: FolderScan = { files: [], warnings: [] };
+/** Scans what this worker takes from the queue, posting parts on the way; returns the rest. */
+function scanFolders(request: FoldersRequest, post: (part: FolderScan) => void): FolderScan {
   const slot = createReadSlot(request.chunkBytes);
-  for (const _ of scanTaken(request.projectsDir, request.queue, request.previous, slot, scan)) continue;
+  const scan: FolderScan = { files: [], warnings: [] };
+  for (const _ of scanTaken(request.projectsDir, request.queue, request.previous, slot, scan)) {
+    // scanTaken() keeps pushing into `scan`: a part takes its entries out, not the arrays.
+    if (scan.files.length >= request.partFiles) post({ files: scan.files.splice(0), warnings: scan.warnings.splice(0) });
+  }
   return scan;
 }
 
 port.on('message', (request: ScanRequest) => {
   let response: ScanResponse;
   if (request.kind === 'folders') {
-    response = { id: request.id, scan: scanFolders(request) };
+    const { id } = request;
+    response = { id, scan: scanFolders(request, (part) => port.postMessage({ id, part } satisfies ScanResponse)) };
   } else {
     const slot = createReadSlot(request.chunkBytes);
     response = { id: request.id, results: request.jobs.map((job) => readLog(job.file, job.previous, slot)) };

@@ -21,7 +21,15 @@ const IDLE_MS = 3000;
 interface Pending {
   resolve: (response: ScanResponse) => void;
   reject: (error: Error) => void;
+  onPart?: ((part: FolderScan) => void) | undefined;
 }
+
+/**
+ * A worker posts what it has read every this many files of a start-up scan: taking results in (the
+ * structured clone, applying them) then happens while the scan goes on, not in one ~40 ms block
+ * after it, when nothing else is left to do.
+ */
+export const PART_FILES = 64;
 
 /** What the index knows of the files in one project folder, and how much reading them took. */
 export interface FolderState {
@@ -57,6 +65,7 @@ class ScanThread {
     this.worker.unref();
     this.worker.on('message', (response: ScanResponse) => {
       const pending = this.pending.get(response.id);
+      if ('part' in response) return void pending?.onPart?.(response.part);
       this.pending.delete(response.id);
       pending?.resolve(response);
     });
@@ -71,12 +80,13 @@ class ScanThread {
     this.worker.on('exit', (code) => die(new Error(`scan worker exited with code ${code}`)));
   }
 
-  request(body: RequestBody): Promise<ScanResponse> {
+  /** The final response to `body`; `onPart` hears the parts posted before it. */
+  request(body: RequestBody, onPart?: (part: FolderScan) => void): Promise<ScanResponse> {
     if (this.dead) return Promise.reject(new Error('scan worker is gone'));
     const id = this.nextId++;
     const request = { ...body, id } as ScanRequest;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onPart });
       this.worker.postMessage(request);
     });
   }
@@ -141,27 +151,49 @@ export class ScanWorkers {
   /**
    * Finds and reads the logs of whole project folders, the walk included: the workers and this thread
    * take folders from one queue (see folderQueue.ts), this one in time slices between its other work.
-   * This is the start-up scan: this thread meanwhile also loads the server and reads the plans.
+   * This is the start-up scan: this thread meanwhile also loads the server and reads the plans. What is
+   * read goes to `receive` in batches as it comes (a worker's parts, this thread's slices), each file
+   * once, unless the workers fail: then this thread reads everything again and `receive` hears those
+   * files a second time. Resolves with the warnings once everything has been received.
    */
-  async scanFolders(projectsDir: string, folders: readonly FolderState[], chunkBytes: number): Promise<FolderScan> {
-    if (folders.length === 0) return { files: [], warnings: [] };
+  async scanFolders(
+    projectsDir: string,
+    folders: readonly FolderState[],
+    chunkBytes: number,
+    receive: (files: [string, ReadResult][]) => void,
+  ): Promise<string[]> {
+    if (folders.length === 0) return [];
     const queue = createFolderQueue([...folders].sort((a, b) => b.weight - a.weight).map((f) => f.folder));
     const previous = new Map(folders.flatMap((f) => [...f.previous]));
+    const warnings: string[] = [];
+    const take = (scan: FolderScan): void => {
+      warnings.push(...scan.warnings);
+      this.filesRead += scan.files.filter(([, result]) => result.kind === 'read').length;
+      receive(scan.files);
+    };
     return this.parallel(
       async (threads) => {
-        const fromWorkers = Promise.all(threads.map((thread) => thread.request({ kind: 'folders', chunkBytes, projectsDir, queue, previous })));
+        const request = { kind: 'folders', chunkBytes, projectsDir, queue, previous, partFiles: PART_FILES } as const;
+        const fromWorkers = Promise.all(threads.map(async (thread) => {
+          const response = await thread.request(request, take);
+          if ('scan' in response) take(response.scan);
+        }));
         // Handled below, after this thread's share; a worker failing meanwhile must not go unhandled.
         fromWorkers.catch(() => undefined);
         // Once the workers are done the queue is empty: nothing is left to wait for.
         await Promise.race([this.ownShareAfter, fromWorkers]);
-        const own = this.mainThreadShare ? await scanTakenInSlices(projectsDir, queue, previous, chunkBytes) : { files: [], warnings: [] };
-        const scans = [own, ...(await fromWorkers).map((response) => ('scan' in response ? response.scan : { files: [], warnings: [] }))];
-        const merged: FolderScan = { files: scans.flatMap((x) => x.files), warnings: scans.flatMap((x) => x.warnings) };
-        this.filesRead += merged.files.filter(([, result]) => result.kind === 'read').length;
-        return merged;
+        if (this.mainThreadShare) await scanTakenInSlices(projectsDir, queue, previous, chunkBytes, take);
+        await fromWorkers;
+        return warnings;
       },
       // A fresh queue: this thread may have taken folders of the first one before the workers failed.
-      () => scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes),
+      async () => {
+        await scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes, (scan) => {
+          warnings.push(...scan.warnings);
+          receive(scan.files);
+        });
+        return warnings;
+      },
     );
   }
 
@@ -238,18 +270,24 @@ export class ScanWorkers {
 
 /**
  * This thread's share of scanFolders() (or all of it, when workers cannot run here): folders taken from
- * the back of the queue, in time slices.
+ * the back of the queue, in time slices, each slice's files handed to `take` before the pause.
  */
 async function scanTakenInSlices(
   projectsDir: string,
   queue: FolderQueue,
   previous: ReadonlyMap<string, TrackedLog>,
   chunkBytes: number,
-): Promise<FolderScan> {
+  take: (scan: FolderScan) => void,
+): Promise<void> {
   const scan: FolderScan = { files: [], warnings: [] };
   const slicer = new TimeSlicer();
-  for (const _ of scanTaken(projectsDir, queue, previous, createReadSlot(chunkBytes), scan, true)) await slicer.maybeYield();
-  return scan;
+  const handOver = (): void => take({ files: scan.files.splice(0), warnings: scan.warnings.splice(0) });
+  for (const _ of scanTaken(projectsDir, queue, previous, createReadSlot(chunkBytes), scan, true)) {
+    if (!slicer.due()) continue;
+    handOver();
+    await slicer.pause();
+  }
+  handOver();
 }
 
 /** Heaviest first, each to the share with the least weight so far. */

@@ -242,13 +242,15 @@ export class SessionIndex {
       state.weight++;
       sent.set(file, tracked.log);
     }
-    const scan = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes);
-    for (const warning of scan.warnings) this.warnOnce(warning);
     const seen = new Set<string>();
-    for (const [file, result] of scan.files) {
-      seen.add(file);
-      if (result.kind !== 'unchanged' && (this.files.get(file)?.log ?? null) === (sent.get(file) ?? null)) this.apply(file, result);
-    }
+    // Applied as the results come in, while the scan goes on (see ScanWorkers.scanFolders).
+    const warnings = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes, (files) => {
+      for (const [file, result] of files) {
+        seen.add(file);
+        if (result.kind !== 'unchanged' && (this.files.get(file)?.log ?? null) === (sent.get(file) ?? null)) this.apply(file, result);
+      }
+    });
+    for (const warning of warnings) this.warnOnce(warning);
     for (const [file, log] of sent) if (!seen.has(file) && this.files.get(file)?.log === log) this.forget(file);
   }
 
