@@ -92,7 +92,8 @@ async function main(argv: string[]): Promise<number> {
   });
 
   trace?.('server built');
-  await loading;
+  // Listening before the scan is done: requests wait for it in the server (see buildServer), so a client
+  // that connects early gets its answer the moment it is complete, and a port in use is reported at once.
   let port: number;
   try {
     port = await listen(app, args.host, args);
@@ -102,12 +103,24 @@ async function main(argv: string[]): Promise<number> {
       : code === 'EADDRNOTAVAIL' ? `address ${args.host} is not available on this machine`
       : (error as Error).message;
     process.stderr.write(`plan-memory-viewer: cannot listen: ${reason}\n`);
+    await loading.catch(() => undefined);
     await viewer.close();
     if (demoRoot) await rm(demoRoot, { recursive: true, force: true });
     return 1;
   }
 
   trace?.('listening');
+  try {
+    await loading;
+  } catch (error) {
+    // Requests held for the scan would wait forever: drop their connections, then fail as before.
+    app.server.closeAllConnections();
+    await app.close().catch(() => undefined);
+    await viewer.close().catch(() => undefined);
+    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  trace?.('loaded');
   // Installed before anything is printed: whoever reads the banner may signal at once (a test did, and
   // on a loaded machine the signal came between the banner and a later install).
   let closing = false;

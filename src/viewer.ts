@@ -114,6 +114,8 @@ export class Viewer {
   }
 
   private markLoaded: () => void = () => undefined;
+  /** Whether load() has scanned everything: until then the stores may hold only part of the home. */
+  isLoaded = false;
   /** Resolves once load() has scanned everything (for routes that prepare answers ahead of requests). */
   readonly loaded = new Promise<void>((resolve) => {
     this.markLoaded = resolve;
@@ -147,6 +149,7 @@ export class Viewer {
     this.sessionsUnsaved = true;
     this.plansUnsaved = true;
     this.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
+    this.isLoaded = true;
     this.markLoaded();
     if (!this.options.deferWatch) void this.startWatching();
   }

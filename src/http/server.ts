@@ -113,7 +113,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOriginAllowed(request.raw, guard)) {
       return void sendText(reply, 403, 'Forbidden: cross-origin request');
     }
-    done();
+    // The CLI listens while the first scan runs: a client that connects early (a browser opened at once)
+    // is answered as soon as the stores are complete, never with a partial list.
+    if (options.viewer.isLoaded) return done();
+    void options.viewer.loaded.then(() => done());
   });
 
   installErrorHandling(app, routeTable);
