@@ -7,6 +7,7 @@ import { statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
+import { listHead } from './planListJson.js';
 
 /** Plan file paths directly inside a folder (absolute, normalized); a missing or unreadable folder has none. */
 export function listPlanPaths(folder: string): string[] {
@@ -63,7 +64,14 @@ export async function readAll(
   for (const filepath of paths) {
     await slicer.maybeYield();
     const previous = known(filepath);
-    out.set(filepath, previous && unmoved(previous, statOrNull(filepath)) ? previous : readPlanFile(filepath, slab));
+    if (previous && unmoved(previous, statOrNull(filepath))) {
+      out.set(filepath, previous);
+      continue;
+    }
+    const record = readPlanFile(filepath, slab);
+    // Its list entry's JSON now, while a start-up scan still runs: the list is built after it (see planListJson.ts).
+    if (record) listHead(record);
+    out.set(filepath, record);
   }
   return out;
 }

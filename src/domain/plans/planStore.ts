@@ -7,6 +7,7 @@ import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
+import { planListJson } from './planListJson.js';
 import { linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
@@ -30,6 +31,8 @@ export class PlanStore {
   private byName = new Map<string, PlanFileRecord>();
   /** The records of list(), in its order: what a search walks. */
   private listedRecords: PlanFileRecord[] = [];
+  /** The version listedRecords was made at (-1: never). */
+  private listedVersion = -1;
   private filterScheduled = false;
   /** Search preparation waits for startSearchPrep() when the owner asked for that (see the constructor). */
   private searchPrepStarted: boolean;
@@ -214,7 +217,13 @@ export class PlanStore {
 
   /** Newest first, ties by file name; one entry per file name (the most recently modified wins). */
   list(): PlanMetadata[] {
-    if (this.listCache) return this.listCache;
+    this.listCache ??= this.listed().map((r) => this.toMetadata(r));
+    return this.listCache;
+  }
+
+  /** The records list() describes, in its order (kept until the next change). */
+  private listed(): PlanFileRecord[] {
+    if (this.listedVersion === this.version) return this.listedRecords;
     const byName = new Map<string, PlanFileRecord>();
     for (const record of this.files.values()) {
       const other = byName.get(record.filename);
@@ -228,14 +237,15 @@ export class PlanStore {
     const records = [...byName.values()].sort((a, b) =>
       b.modifiedMs - a.modifiedMs || (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
     this.listedRecords = records;
-    this.listCache = records.map((r) => this.toMetadata(r));
-    return this.listCache;
+    this.listedVersion = this.version;
+    return records;
   }
 
-  /** list() as JSON, serialized once per version. */
+  /** list() as JSON, serialized once per version (without making list()'s objects). */
   listJson(): Buffer {
     if (this.listJsonCache?.version !== this.version) {
-      this.listJsonCache = { version: this.version, json: Buffer.from(JSON.stringify(this.list())), saved: null };
+      const json = planListJson(this.listed(), (r) => planLink(this.linker, r.filename));
+      this.listJsonCache = { version: this.version, json: Buffer.from(json), saved: null };
     }
     return this.listJsonCache.json;
   }
@@ -260,10 +270,9 @@ export class PlanStore {
     const needle = foldCase(q);
     const trigrams = queryTrigrams(needle);
     const hits: string[] = [];
-    this.list();
     // The records themselves, in listing order: no lookup per plan, and a rare word is ruled out by
     // the filters of nearly all of them.
-    for (const record of this.listedRecords) {
+    for (const record of this.listed()) {
       if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
       if (foldedText(record).includes(needle)) hits.push(record.filename);
     }
@@ -277,7 +286,7 @@ export class PlanStore {
   }
 
   private pick(filename: string): PlanFileRecord | undefined {
-    this.list();
+    this.listed();
     return this.byName.get(filename);
   }
 
