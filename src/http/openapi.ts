@@ -20,6 +20,8 @@ Behaviour where the interface leaves it open:
   \`--allow-host\`) and for cross-origin state-changing requests; 404 for unknown paths; 405 for a wrong method
   (with an \`Allow\` header); 413 for POST bodies over 16 KiB; 400 for malformed URLs.
 - **POST /api/open** accepts only \`Content-Type: application/json\`; anything else is a malformed body (400 \`Invalid path\`).
+- **At start**: the service accepts connections while its first scan of the logs runs; a request that comes meanwhile
+  is answered once the scan is done, so no answer ever holds a partial list.
 - **Events**: \`GET /api/events\` (Server-Sent Events) is an extension used by the web UI, outside interface 1.4.0.
 - **Authentication**: none on loopback. When started on a non-loopback address, every request needs the per-launch
   token (header \`X-Viewer-Token\`, or the \`pmv_token\` cookie set by opening the printed URL).`;
