@@ -141,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, FIRST_ANSWERS_MS));
   void viewer.startWatching();
   const memory = await viewer.memory.list();
-  const projects = new Set(viewer.plans.list().flatMap((p) => (p.project ? [p.project] : [])));
+  const projects = viewer.plans.projects();
   const hostForUrl = args.host.includes(':') && !args.host.startsWith('[') ? `[${args.host}]` : args.host;
   const url = `http://${hostForUrl}:${port}/${token ? `?token=${token}` : ''}`;
   const lines = [
@@ -149,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
     `  URL:          ${url}`,
     `  Claude dir:   ${claudeDir}${demoReason ? `  (DEMO DATA: ${demoReason}; pass --claude-dir to read your own)` : ''}`,
     `  Plans:        ${viewer.plans.count}`,
-    `  Projects:     ${projects.size}`,
+    `  Projects:     ${projects.length}`,
     `  Memory:       ${memory.sources.length} sources, ${memory.entries.length} files`,
   ];
   if (args.port === null && port !== 3000) lines.push(`  Note:         port 3000 was busy, using ${port}`);

@@ -25,7 +25,7 @@ export class PlanStore {
   private folders: string[] = [];
   private listCache: PlanMetadata[] | null = null;
   /** JSON of list() as of a version (see listJson()), and its saved form once made. */
-  private listJsonCache: { version: number; json: Buffer; saved: SavedList | null } | null = null;
+  private listJsonCache: { version: number; json: Buffer; links: (string | null)[]; saved: SavedList | null } | null = null;
   /** The list a restored cache held, until adoptRestored() decides whether it still holds. */
   private restoredList: SavedList | null = null;
   private byName = new Map<string, PlanFileRecord>();
@@ -82,8 +82,8 @@ export class PlanStore {
     const facts = [...this.files.values()].map(planFacts);
     const cached = this.listJsonCache;
     if (cached?.version !== this.version) return { facts, list: null };
-    // Made from list() of this version, which a list restored as it was saved did not need to build.
-    cached.saved ??= saveList(this.list(), cached.json);
+    // The links listJson() recorded for this version (a restored list carries its own).
+    cached.saved ??= saveList(cached.links, cached.json);
     return { facts, list: cached.saved };
   }
 
@@ -119,7 +119,7 @@ export class PlanStore {
     const list = this.restoredList;
     this.restoredList = null;
     if (list !== null && this.hints.size === 0 && linksHold(list, this.linker)) {
-      this.listJsonCache = { version: this.version, json: list.json, saved: list };
+      this.listJsonCache = { version: this.version, json: list.json, links: list.links, saved: list };
     }
     return true;
   }
@@ -244,10 +244,28 @@ export class PlanStore {
   /** list() as JSON, serialized once per version (without making list()'s objects). */
   listJson(): Buffer {
     if (this.listJsonCache?.version !== this.version) {
-      const json = planListJson(this.listed(), (r) => planLink(this.linker, r.filename));
-      this.listJsonCache = { version: this.version, json: Buffer.from(json), saved: null };
+      // The links as listed are kept for the plan cache (see saved()), which would otherwise look them up again.
+      const links: (string | null)[] = [];
+      const json = planListJson(this.listed(), (r) => {
+        const link = planLink(this.linker, r.filename);
+        links.push(r.filename, link.sessionId, link.project);
+        return link;
+      });
+      this.listJsonCache = { version: this.version, json: Buffer.from(json), links, saved: null };
     }
     return this.listJsonCache.json;
+  }
+
+  /** The distinct projects of the listed plans, sorted: from the links listJson() recorded, no list() objects. */
+  projects(): string[] {
+    this.listJson();
+    const links = this.listJsonCache!.links;
+    const names = new Set<string>();
+    for (let at = 2; at < links.length; at += 3) {
+      const project = links[at];
+      if (typeof project === 'string') names.add(project);
+    }
+    return [...names].sort();
   }
 
   /** The listed plan of that file name, if any: the only way a request can name a file. */

@@ -3,7 +3,6 @@
 // the list again (~40 ms of a warm start for 3,000 plans, in code that has not warmed up yet).
 import { createHash } from 'node:crypto';
 import { lastPathSegment } from '../files.js';
-import type { PlanMetadata } from '../types.js';
 
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
@@ -25,9 +24,8 @@ export interface SavedList {
   links: (string | null)[];
 }
 
-export function saveList(list: readonly PlanMetadata[], json: Buffer): SavedList {
-  const links: (string | null)[] = [];
-  for (const plan of list) links.push(plan.filename, plan.sessionId, plan.project);
+/** The saved form of a list's bytes, given its plans' links in list order (file name, sessionId, project each). */
+export function saveList(links: (string | null)[], json: Buffer): SavedList {
   return { json, digest: digestOf(json), links };
 }
 

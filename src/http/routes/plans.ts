@@ -31,7 +31,6 @@ export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
     reply.type('application/json; charset=utf-8').send(JSON.stringify({ filenames: viewer.plans.search(request.query.q) })));
 
   typed.get('/api/projects', { schema: routes.projects }, (_request, reply) => {
-    const projects = [...new Set(viewer.plans.list().flatMap((p) => (p.project === null ? [] : [p.project])))].sort();
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ projects }));
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ projects: viewer.plans.projects() }));
   });
 }
