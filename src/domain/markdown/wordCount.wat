@@ -1,4 +1,4 @@
-;; countWords() of src/domain/markdown/text.ts, 16 bytes at a time: the words of `len` UTF-8 bytes at
+;; countWordsInJs() of src/domain/markdown/wordCount.ts, 16 bytes at a time: the words of `len` UTF-8 bytes at
 ;; `ptr`, where a word is a run of bytes that are not whitespace as JavaScript's \s (plus U+0085) sees
 ;; the decoded text. A 16-byte block without any first byte of a multi-byte Unicode space (C2, E1, E2,
 ;; E3, EF) is counted with vector compares; any other block, and the last few bytes, byte by byte
