@@ -7,16 +7,19 @@ import type { PlanFileRecord } from './planFile.js';
 
 const heads = new WeakMap<PlanFileRecord, string>();
 
+/** A plan's list entry but its link fields, in PlanMetadata's order (which the JSON keeps). */
+export function listedFields(r: PlanFileRecord): Omit<PlanMetadata, 'project' | 'sessionId'> {
+  return {
+    filename: r.filename, filepath: r.filepath, title: r.title, size: r.size, modified: r.modified,
+    created: r.created, lineCount: r.lineCount, wordCount: r.wordCount,
+  };
+}
+
 /** `{"filename":…,"wordCount":N,`: the entry up to its link fields (records never change: they are replaced). */
 export function listHead(r: PlanFileRecord): string {
   let head = heads.get(r);
   if (head === undefined) {
-    // The fields in PlanMetadata's order, as toMetadata() sets them; `{…}` minus its closing brace.
-    const fields = {
-      filename: r.filename, filepath: r.filepath, title: r.title, size: r.size, modified: r.modified,
-      created: r.created, lineCount: r.lineCount, wordCount: r.wordCount,
-    } satisfies Omit<PlanMetadata, 'project' | 'sessionId'>;
-    head = `${JSON.stringify(fields).slice(0, -1)},`;
+    head = `${JSON.stringify(listedFields(r)).slice(0, -1)},`;
     heads.set(r, head);
   }
   return head;

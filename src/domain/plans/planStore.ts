@@ -7,7 +7,7 @@ import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
-import { planListJson } from './planListJson.js';
+import { listedFields, planListJson } from './planListJson.js';
 import { linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
@@ -310,18 +310,7 @@ export class PlanStore {
 
   private toMetadata(r: PlanFileRecord): PlanMetadata {
     const link = planLink(this.linker, r.filename);
-    return {
-      filename: r.filename,
-      filepath: r.filepath,
-      title: r.title,
-      size: r.size,
-      modified: r.modified,
-      created: r.created,
-      lineCount: r.lineCount,
-      wordCount: r.wordCount,
-      project: link.project,
-      sessionId: link.sessionId,
-    };
+    return { ...listedFields(r), project: link.project, sessionId: link.sessionId };
   }
 
   private logClash(a: PlanFileRecord, b: PlanFileRecord): void {

@@ -17,8 +17,8 @@ export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
     () => Buffer.concat([PLANS_OPEN, viewer.plans.listJson(), PLANS_CLOSE]));
 
   typed.get('/api/plans', { schema: routes.plans }, (request, reply) => planList.send(request, reply));
-  // Built as soon as the first scan is done, before the server listens: right after start the first
-  // request would otherwise share the event loop with the watchers' crawl while it serializes the list.
+  // Built as soon as the first scan is done, before the requests held for it are let through and before
+  // background work starts: the first request would otherwise share the event loop with the watchers' crawl.
   void viewer.loaded.then(() => planList.current());
 
   typed.get('/api/plans/:filename/content', { schema: routes.planContent }, async (request, reply) => {
