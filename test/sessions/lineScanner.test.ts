@@ -91,6 +91,24 @@ describe('LineScanner: lines that end alike', () => {
   });
 });
 
+describe('LineScanner: a line shorter than the end the last one settled', () => {
+  it('is parsed on its own, whole or joined from chunks', () => {
+    const end = `","cwd":"/home/u/${'p'.repeat(80)}","sessionId":"${SID_A}","version":"2.1.329","gitBranch":"main","slug":"jolly-otter"}`;
+    const settled = `{"type":"user","entrypoint":"cli${end}`;
+    const short = `{"x":"sessionId":"${SID_B}"}`;
+    expect(short.length).toBeLessThan(end.length);
+    const data = Buffer.from(`${settled}\n${short}\n`);
+    const expected = [
+      { sessionId: SID_A, cwd: `/home/u/${'p'.repeat(80)}`, slug: 'jolly-otter' },
+      { sessionId: SID_B, cwd: null, slug: null },
+    ];
+    // Whole, then with the short line arriving in two chunks (so it is scanned from the kept tail).
+    for (const sizes of [[data.length], [settled.length + 10, data.length]]) {
+      expect(scanChunks(data, sizes, { probeBytes: 8 })).toEqual(expected);
+    }
+  });
+});
+
 describe('LineScanner: torn lines', () => {
   const full = conversationLine({ sessionId: SID_B, cwd: '/work/b', slug: 'good-slug' });
   const tornSource = conversationLine({ sessionId: SID_A, cwd: '/work/a', slug: 'torn-slug' });

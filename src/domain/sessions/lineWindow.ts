@@ -105,10 +105,11 @@ export class LineWindow {
    * ones from the end; the whole window last. Each is exact; they differ only in cost.
    */
   scan(buf: Buffer, from: number, to: number): void {
+    const length = to - from;
+    // Most lines repeat the last settled end: they are decided on buf itself, without a view of the line.
+    if (length > this.probe && this.repeatsSettledEnd(buf, from, to)) return;
     const view = buf.subarray(from, to);
-    const length = view.length;
     if (length > this.probe) {
-      if (this.repeatsSettledEnd(view)) return;
       const cwdKey = view.lastIndexOf(KEY_CWD);
       const quote = cwdKey > 1 ? view.lastIndexOf(QUOTE, cwdKey - 1) : -1;
       if (quote > 0 && this.trySuffix(view, quote)) {
@@ -129,10 +130,10 @@ export class LineWindow {
    * and parse() reads forward from there. So a window that ends with the same bytes settles the same
    * way: one comparison instead of the searches and the parse.
    */
-  private repeatsSettledEnd(view: Buffer): boolean {
+  private repeatsSettledEnd(buf: Buffer, from: number, to: number): boolean {
     const length = this.settledLength;
-    const at = view.length - length;
-    if (length === 0 || at < 0 || view.compare(this.settledEnd, 0, length, at, view.length) !== 0) return false;
+    const at = to - length;
+    if (length === 0 || at < from || buf.compare(this.settledEnd, 0, length, at, to) !== 0) return false;
     this.occurrences = this.settledOccurrences;
     this.sessionIdAt = this.settledSessionIdAt;
     this.previousSessionIdAt = this.settledPreviousSessionIdAt;
