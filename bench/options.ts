@@ -1,0 +1,118 @@
+// The runner's command line: the options, the home presets and their parsing (with the help text).
+
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parseBytes, type HomeParams } from './generate-home.js';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MB = 1024 * 1024;
+
+export const PRESETS: Record<string, HomeParams> = {
+  full: { plans: 3000, projects: 300, logBytes: 2 * 1024 * MB, hugeShare: 0.02, memorySources: 150, topics: 10, seed: 1 },
+  small: { plans: 300, projects: 30, logBytes: 100 * MB, hugeShare: 0.02, memorySources: 15, topics: 10, seed: 1 },
+};
+
+export interface Options {
+  server: string;
+  home: string | null;
+  params: HomeParams;
+  preset: string;
+  out: string;
+  requests: number;
+  warmup: number;
+  duration: number;
+  connections: number;
+  bigLogBytes: number;
+  readyTimeoutMs: number;
+  pollGapMs: number;
+  rounds: number;
+  starts: number;
+  cpuRounds: number;
+  cpuWindowS: number;
+}
+
+export function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      server: { type: 'string', default: 'node dist/cli.js' },
+      home: { type: 'string' },
+      preset: { type: 'string', default: 'full' },
+      out: { type: 'string' },
+      plans: { type: 'string' },
+      projects: { type: 'string' },
+      'log-bytes': { type: 'string' },
+      'huge-share': { type: 'string' },
+      'memory-sources': { type: 'string' },
+      topics: { type: 'string' },
+      seed: { type: 'string' },
+      requests: { type: 'string', default: '200' },
+      warmup: { type: 'string', default: '20' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '16' },
+      'big-log': { type: 'string', default: '200MB' },
+      'ready-timeout': { type: 'string', default: '300' },
+      'poll-gap-ms': { type: 'string', default: '0' },
+      rounds: { type: 'string', default: '3' },
+      starts: { type: 'string', default: '5' },
+      'cpu-rounds': { type: 'string', default: '5' },
+      'cpu-window': { type: 'string', default: '11' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(`usage: node --import tsx bench/run.ts [options]
+  --server CMD         server command; gets --port --host --claude-dir appended (default "node dist/cli.js", run in the repo)
+  --preset small|full  home size (full: 3000 plans, 300 projects, 2 GB logs, 150 memory sources x 10 topics)
+  --home DIR           use/generate this home (default: a cache dir under ${os.tmpdir()} keyed by the params)
+  --plans --projects --log-bytes --huge-share --memory-sources --topics --seed   override preset params
+  --out FILE           results JSON (default bench/results/<timestamp>.json)
+  --requests N --warmup N   sequential requests per endpoint (200, 20)
+  --duration S --connections N   load on /api/plans from bench/load.ts (10 s, 16 keep-alive connections)
+  --big-log SIZE       log used for the 1 MB append test (200MB)
+  --ready-timeout S    give up waiting for a correct plan list (300)
+  --poll-gap-ms MS     pause between readiness polls (0: as fast as possible)
+  --rounds N           repetitions of each freshness measure (3)
+  --starts N           cold starts and warm restarts measured; the median counts (5)
+  --cpu-rounds N       rounds of each kind (1 MB, 1 line, control) for the append CPU cost (5)
+  --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)`);
+    process.exit(0);
+  }
+  const preset = PRESETS[values.preset];
+  if (!preset) throw new Error(`unknown preset ${values.preset} (small|full)`);
+  const params: HomeParams = { ...preset };
+  if (values.plans) params.plans = Number(values.plans);
+  if (values.projects) params.projects = Number(values.projects);
+  if (values['log-bytes']) params.logBytes = parseBytes(values['log-bytes']);
+  if (values['huge-share']) params.hugeShare = Number(values['huge-share']);
+  if (values['memory-sources']) params.memorySources = Number(values['memory-sources']);
+  if (values.topics) params.topics = Number(values.topics);
+  if (values.seed) params.seed = Number(values.seed);
+  const positive = (value: string, name: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number, at least 1`);
+    return n;
+  };
+  const cpuWindowS = Number(values['cpu-window']);
+  if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return {
+    server: values.server,
+    home: values.home ? path.resolve(values.home) : null,
+    params,
+    preset: values.preset,
+    out: path.resolve(values.out ?? path.join(REPO, 'bench', 'results', `${stamp}.json`)),
+    requests: Number(values.requests),
+    warmup: Number(values.warmup),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    bigLogBytes: parseBytes(values['big-log']),
+    readyTimeoutMs: Number(values['ready-timeout']) * 1000,
+    pollGapMs: Number(values['poll-gap-ms']),
+    rounds: Number(values.rounds),
+    starts: positive(values.starts, '--starts'),
+    cpuRounds: Number(values['cpu-rounds']),
+    cpuWindowS,
+  };
+}

@@ -1,0 +1,127 @@
+// The terminal report of a run's results: the header on the machine and the home, then one table row per
+// metric with its target and the closest peer's figure.
+
+import { median, table } from './measure.js';
+import type { Results } from './results.js';
+import { AFTER_READY_PROBE_MS, runsText, type StartResult } from './starts.js';
+
+const MB = 1024 * 1024;
+
+function fmt(x: number | null | undefined, digits = 1, unit = ''): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : `${x.toFixed(digits)}${unit}`;
+}
+
+function status(ok: boolean | null): string {
+  return ok === null ? '' : ok ? 'ok' : 'MISS';
+}
+
+function steadiness(c: Results['cpuSteadiness']): string {
+  const all = [...c.beforeMs, ...c.afterMs];
+  return `${fmt(Math.min(...all), 0)}-${fmt(Math.max(...all), 0)} ms (${fmt(c.spread, 1)}x apart; ` +
+    `before ${c.beforeMs.map((x) => x.toFixed(0)).join(' ')}, after ${c.afterMs.map((x) => x.toFixed(0)).join(' ')})`;
+}
+
+export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' | 'warnings'>): string {
+  const mb = (b: number | undefined): number | null => (b === undefined ? null : b / MB);
+  const p = r.home.params;
+  const lat = r.latency ?? {};
+  const a = r.append;
+  const f = r.freshness ?? { newPlanMs: [], deletedPlanGoneMs: [], linkMs: [] };
+  const machine = r.machine ?? {};
+  const med = (xs: (number | null)[]): number | null => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length === xs.length && v.length > 0 ? median(v) : null;
+  };
+  const le = (x: number | null | undefined, t: number): boolean | null => (x === null || x === undefined ? false : x <= t);
+  const rows: string[][] = [['metric', 'value', 'target', '', 'closest peer']];
+  const add = (name: string, value: string, target = '', ok: boolean | null = null, peer = ''): void => {
+    rows.push([name, value, target, status(ok), peer]);
+  };
+  add('readFloorMs', fmt(r.readFloor.ms, 0, ' ms'), '', null, '500 ms');
+  if (r.bareNodeReady) add('bare node:http server ready (Node start)', `${fmt(r.bareNodeReady.ms, 0, ' ms')} (median of ${runsText(r.bareNodeReady.runsMs)})`);
+  add('ready on an empty home', fmt(r.emptyHomeReadyMs, 0, ' ms'));
+  // Results before 2026-11-22 hold one start each.
+  const runs = (x: StartResult | undefined): string => (x?.runsMs && x.runsMs.length > 1 ? ` (median of ${runsText(x.runsMs)})` : '');
+  add('readyMs (cold)', fmt(r.cold?.readyMs, 0, ' ms') + runs(r.cold));
+  add('readyMs / readFloorMs', fmt(r.cold?.ratioToFloor, 2), '<= 3', le(r.cold?.ratioToFloor, 3), '20');
+  add('first response (cold)', fmt(r.cold?.firstResponseMs, 0, ' ms'));
+  add('max small-request latency before ready', fmt(r.cold?.probe?.max, 1, ' ms'), '<= 50 ms',
+    r.cold?.probe ? le(r.cold.probe.max, 50) : null);
+  const afterReady = (x: StartResult | undefined): string =>
+    x?.afterReadyProbe ? `${fmt(x.afterReadyProbe.max, 1, ' ms')} (p50 ${fmt(x.afterReadyProbe.p50, 2)}, n=${x.afterReadyProbe.n})` : 'n/a';
+  if (r.cold?.afterReadyProbe !== undefined) {
+    add(`max small-request latency, ${AFTER_READY_PROBE_MS / 1000} s after ready (cold)`, afterReady(r.cold), '<= 50 ms',
+      r.cold.afterReadyProbe ? le(r.cold.afterReadyProbe.max, 50) : null);
+  }
+  add('warmRestartMs', fmt(r.warm?.readyMs, 0, ' ms') + runs(r.warm), '<= 500 ms', le(r.warm?.readyMs, 500), 'same as cold');
+  if (r.warmWithoutExtraCa) {
+    add('warm restart, NODE_EXTRA_CA_CERTS unset', fmt(r.warmWithoutExtraCa.readyMs, 0, ' ms') + runs(r.warmWithoutExtraCa));
+  }
+  if (r.warm?.afterReadyProbe !== undefined) {
+    add(`max small-request latency, ${AFTER_READY_PROBE_MS / 1000} s after ready (warm)`, afterReady(r.warm), '<= 50 ms',
+      r.warm.afterReadyProbe ? le(r.warm.afterReadyProbe.max, 50) : null);
+  }
+  add('RSS at ready (cold)', fmt(mb(r.cold?.rssBytes), 0, ' MB'), '<= 250 MB', le(mb(r.cold?.rssBytes), 250), '1.8 GB');
+  add('RSS at ready (warm)', fmt(mb(r.warm?.rssBytes), 0, ' MB'), '<= 250 MB', le(mb(r.warm?.rssBytes), 250));
+  add('RSS after load', fmt(mb(r.rssAfterLoadBytes), 0, ' MB'));
+  add('RSS at end', fmt(mb(r.rssEndBytes), 0, ' MB'));
+  const latRow = (name: string, key: string, target?: number, peer = ''): void => {
+    const e = lat[key];
+    if (!e) return;
+    const value = `${fmt(e.p50, 2)} / ${fmt(e.p90, 2)} ms (${fmt(e.bytes / 1024, 0)} KB)` + (e.correct === false ? ' WRONG' : '');
+    add(`${name} p50/p90`, value, target !== undefined ? `<= ${target} ms` : '', target !== undefined ? le(e.p50, target) : null, peer);
+  };
+  latRow('/api/plans', 'plans', 3, '13 ms');
+  const bl = r.bareLatency;
+  if (bl) add('  same bytes, bare node:http server p50/p90', `${fmt(bl.p50, 2)} / ${fmt(bl.p90, 2)} ms`);
+  latRow('/api/plans gzip', 'plansGzip');
+  latRow('/api/plans 304', 'plans304');
+  latRow('/api/search rare', 'searchRare', 2, '30 ms');
+  latRow('/api/search common', 'searchCommon');
+  latRow('/api/memory', 'memory');
+  latRow('/api/memory/search', 'memorySearch');
+  latRow('/api/plans/{f}/content', 'planContent');
+  const tp = r.throughput;
+  add(`/api/plans req/s (${tp?.connections ?? 16} conns)`, fmt(tp?.requestsPerSec, 0), '>= 1000',
+    tp ? tp.requestsPerSec >= 1000 : false, '176');
+  if (r.bareCeiling) add('  same bytes, bare node:http server', fmt(r.bareCeiling.requestsPerSec, 0), '', null, '~1250');
+  if (r.throughputOneConnection) add('/api/plans req/s (1 conn)', fmt(r.throughputOneConnection.requestsPerSec, 0));
+  if (r.bareCeilingOneConnection) add('  same bytes, bare node:http server', fmt(r.bareCeilingOneConnection.requestsPerSec, 0));
+  add('new plan listed (median)', fmt(med(f.newPlanMs), 0, ' ms'), '<= 100 ms', le(med(f.newPlanMs), 100), '485 ms');
+  add('deleted plan gone (median)', fmt(med(f.deletedPlanGoneMs), 0, ' ms'));
+  add('log line links a plan (median)', fmt(med(f.linkMs), 0, ' ms'), '<= 200 ms', le(med(f.linkMs), 200), '340 ms');
+  if (a) {
+    add(`new ${fmt(a.bigLogBytes / MB, 0)} MB log links its plan`, fmt(a.bigLogLinkedMs, 0, ' ms'));
+    add('read 1 MB from page cache', fmt(a.read1MbMs, 3, ' ms'));
+    add('append 1 MB: visible after', `${fmt(a.appendVisibleMs, 0, ' ms')} (${fmt(a.appendVisibleRatio, 0)}x read)`);
+    const pm = (x: number | null | undefined, noise: number | undefined): string => `${fmt(x, 2)} ± ${fmt(noise, 2)} ms`;
+    const win = `${fmt(a.windowMs / 1000, 0)} s`;
+    add(`append 1 MB: server CPU (${win})`, `${pm(a.cpuMedianMs, a.cpuNoiseMs)} (${fmt(a.cpuRatio, 1)}x read)`, '<= 2x',
+      le(a.cpuRatio, 2), 'rereads file');
+    add(`append 1 line: server CPU (${win}, fixed cost)`, pm(a.lineCpuMedianMs, a.lineCpuNoiseMs));
+    // Older results lack the noise figures: show them as before.
+    const resolved = a.marginalResolved ?? true;
+    add('append 1 MB: per-byte CPU (1 MB - 1 line)',
+      resolved ? `${fmt(a.marginalCpuRatio, 1)}x read` : `below noise (±${fmt((2 * a.marginalNoiseMs) / a.read1MbMs, 0)}x read)`,
+      '<= 2x', resolved ? le(a.marginalCpuRatio, 2) : null);
+    if (a.immediateMs !== undefined) {
+      const first = `first ${fmt(a.immediateMs / 1000, 1)} s`;
+      add(`  1 MB / 1 line, ${first} only`, `${pm(a.immediateCpuMs, a.immediateNoiseMs)} / ${fmt(a.lineImmediateCpuMs, 2)} ms`);
+      // As for the whole window: a difference within twice its standard error is not resolved either way.
+      const noiseRatio = a.marginalImmediateNoiseMs / a.read1MbMs;
+      const resolvedFirst = Math.abs(a.marginalImmediateCpuRatio) >= 2 * noiseRatio;
+      add(`  per-byte CPU, ${first} only`, `${fmt(a.marginalImmediateCpuRatio, 1)} ± ${fmt(noiseRatio, 1)}x read` +
+        (resolvedFirst ? '' : ' (below noise)'), '<= 2x', resolvedFirst ? le(a.marginalImmediateCpuRatio, 2) : null);
+    }
+  }
+  const header = `plan-memory-viewer benchmark — ${r.startedAt ?? ''}\n` +
+    `machine: ${String(machine.cpus)} x ${String(machine.model)}, ${String(machine.memGB)} GB, Linux ${String(machine.kernel)}, ` +
+    `Node ${String(machine.node)}, load average at start ${JSON.stringify(machine.loadAvgAtStart ?? null)}\n` +
+    (machine.nodeExtraCaCerts ? `NODE_EXTRA_CA_CERTS is set (${String(machine.nodeExtraCaCerts)}): Node loads it at every start\n` : '') +
+    (r.cpuSteadiness ? `CPU speed: a fixed loop took ${steadiness(r.cpuSteadiness)}\n` : '') +
+    `server: ${r.server ?? ''}\n` +
+    `home (${r.preset ?? ''}): ${r.home.counts.plans} plans, ${p.projects} projects, ${fmt(r.home.counts.logBytes / MB, 0)} MB logs ` +
+    `(${r.home.counts.hugeLines} huge lines), ${r.home.counts.memorySources} memory sources, ${r.home.counts.memoryEntries} memory files`;
+  const warnings = r.warnings.length > 0 ? '\nwarnings:\n' + r.warnings.map((w) => `  - ${w}`).join('\n') : '';
+  return header + '\n\n' + table(rows) + warnings;
+}
