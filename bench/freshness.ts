@@ -4,10 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Rng, conversationLine, type LineContext } from './generate-home.js';
 import type { HomeChanges } from './home-changes.js';
 import { recordRemove, recordTruncate } from './home.js';
+import { conversationLine, type LineContext } from './log-lines.js';
 import type { Results } from './results.js';
+import { Rng } from './rng.js';
 import type { RunContext } from './run-context.js';
 import type { Server } from './server.js';
 

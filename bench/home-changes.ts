@@ -1,7 +1,7 @@
 // What the freshness and append phases share while they change the home under the running server: a poller
 // on its plan list, a wait for it to go idle, and the sessions and orphan plans the changes link.
 
-import type { Facts, SessionFact } from './generate-home.js';
+import type { Facts, SessionFact } from './facts.js';
 import { Client, waitQuiet } from './measure.js';
 import { PlansPoller } from './plan-list.js';
 import type { RunContext } from './run-context.js';

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GENERATOR_VERSION, generateHome, type Facts } from './generate-home.js';
+import type { Facts } from './facts.js';
+import { GENERATOR_VERSION, generateHome } from './generate-home.js';
 import type { Options } from './options.js';
 
 interface Journal {

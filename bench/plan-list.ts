@@ -1,7 +1,7 @@
 // The plan list (GET /api/plans): parse it, verify it against the home's facts, and poll it until it shows
 // what a measure waits for.
 
-import type { Facts } from './generate-home.js';
+import type { Facts } from './facts.js';
 import type { Client, HttpResult } from './measure.js';
 
 export type PlanMap = Map<string, { project: string | null; sessionId: string | null }>;

@@ -1,7 +1,7 @@
 // The results JSON the runner writes, field by field (types only).
 
 import type { Round } from './cpu-cost.js';
-import type { Facts, HomeParams } from './generate-home.js';
+import type { Facts, HomeParams } from './facts.js';
 import type { EndpointResult } from './latency.js';
 import type { Throughput } from './load.js';
 import type { StartResult } from './starts.js';

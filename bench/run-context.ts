@@ -2,7 +2,7 @@
 // dir, the read floor, the results being filled in, and the server running now.
 
 import type fs from 'node:fs';
-import type { Facts } from './generate-home.js';
+import type { Facts } from './facts.js';
 import type { Options } from './options.js';
 import type { Results } from './results.js';
 import type { Server } from './server.js';

@@ -1,7 +1,7 @@
 // A server start timed from spawn to a correct plan list, with the latency of small requests before and
 // after ready; several starts, their median.
 
-import type { Facts } from './generate-home.js';
+import type { Facts } from './facts.js';
 import { Client, dist, sleep, treeRss, waitPortOpen, type Dist, type HttpResult } from './measure.js';
 import type { Options } from './options.js';
 import { parsePlans, verify, type Verdict } from './plan-list.js';

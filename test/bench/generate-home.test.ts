@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_FILE, SLUG, encodeProjectDir, generateHome, parseBytes, type Facts, type HomeParams } from '../../bench/generate-home.js';
+import type { Facts, HomeParams } from '../../bench/facts.js';
+import { generateHome, parseBytes } from '../../bench/generate-home.js';
+import { SESSION_FILE, SLUG, encodeProjectDir } from '../../bench/home-layout.js';
 
 const params: HomeParams = {
   plans: 40, projects: 5, logBytes: 4 * 1024 * 1024, hugeShare: 0.2, memorySources: 2, topics: 4, seed: 7,

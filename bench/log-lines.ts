@@ -1,0 +1,153 @@
+// Session-log lines in Claude Code's JSON Lines format (conversation, metadata, plan-mode attachment), and
+// the runner's helpers that write extra lines into a log.
+
+import { FileWriter } from './file-writer.js';
+import { FillerPool } from './filler-pool.js';
+import { Rng } from './rng.js';
+import { THING } from './vocabulary.js';
+
+export interface LineContext {
+  cwd: string;
+  sessionId: string;
+  slug: string | null;
+  agentId: string | null;
+  time: number;
+  parent: string | null;
+}
+
+const MB = 1024 * 1024;
+export const HUGE_MIN = 256 * 1024;
+export const HUGE_MAX = 4 * MB;
+
+/** The common tail of conversation lines, in the order Claude Code writes it. */
+function tail(rng: Rng, ctx: LineContext): string {
+  const uuid = rng.uuid();
+  ctx.parent = uuid;
+  ctx.time += rng.int(50, 40_000);
+  return `,"uuid":"${uuid}","timestamp":"${new Date(ctx.time).toISOString()}"` +
+    (ctx.agentId ? `,"agentId":"${ctx.agentId}"` : '') +
+    `,"userType":"external","entrypoint":"cli","cwd":${JSON.stringify(ctx.cwd)},"sessionId":"${ctx.sessionId}"` +
+    `,"version":"2.1.329","gitBranch":"main"` + (ctx.slug ? `,"slug":"${ctx.slug}"` : '') + '}\n';
+}
+
+function head(ctx: LineContext): string {
+  return `{"parentUuid":${ctx.parent ? `"${ctx.parent}"` : 'null'},"isSidechain":${ctx.agentId ? 'true' : 'false'}`;
+}
+
+export class LineFactory {
+  hugeLines = 0;
+  hugeBytes = 0;
+  lines = 0;
+  torn = 0;
+
+  constructor(private readonly rng: Rng, private readonly pool: FillerPool, private readonly hugeShare: number) {}
+
+  /** One conversation line (maybe huge, maybe torn) within `remaining` bytes of budget; returns bytes written. */
+  conversation(w: FileWriter, ctx: LineContext, remaining: number): void {
+    const rng = this.rng;
+    this.lines++;
+    if (remaining >= HUGE_MIN && rng.chance(this.hugeShare)) {
+      const len = Math.min(rng.logUniform(HUGE_MIN, HUGE_MAX), remaining);
+      const before = w.written;
+      this.toolResult(w, ctx, len);
+      this.hugeLines++;
+      this.hugeBytes += w.written - before;
+      return;
+    }
+    const r = rng.next();
+    // Keep normal lines inside the file's budget so the total lands close to the requested volume.
+    const cap = (n: number): number => Math.max(40, Math.min(n, remaining - 700));
+    if (r < 0.15) {
+      this.write(w, ctx, `${head(ctx)},"type":"user","message":{"role":"user","content":"`, cap(rng.logUniform(40, 3000)), '"}');
+    } else if (r < 0.5) {
+      this.write(w, ctx, `${head(ctx)},"message":{"id":"msg_01${rng.hex(22)}","type":"message","role":"assistant",` +
+        `"model":"claude-opus-4-5","content":[{"type":"text","text":"`, cap(rng.logUniform(80, 6000)),
+      `"}],"stop_reason":null,"usage":{"input_tokens":${rng.int(3, 9000)},"output_tokens":${rng.int(1, 4000)}}},` +
+        `"requestId":"req_011${rng.hex(20)}","type":"assistant"`);
+    } else if (r < 0.68) {
+      const tool = rng.pick(['Read', 'Bash', 'Grep', 'Edit', 'Glob']);
+      const input = tool === 'Bash' ? `{"command":"npm test -- ${rng.pick(THING)}","description":"run tests"}`
+        : `{"file_path":${JSON.stringify(`${ctx.cwd}/src/${rng.pick(THING)}.ts`)}}`;
+      w.write(`${head(ctx)},"message":{"id":"msg_01${rng.hex(22)}","type":"message","role":"assistant",` +
+        `"model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_01${rng.hex(22)}","name":"${tool}",` +
+        `"input":${input}}],"stop_reason":"tool_use"},"type":"assistant"` + tail(rng, ctx));
+    } else if (r < 0.95) {
+      this.toolResult(w, ctx, cap(rng.logUniform(300, 60_000)));
+    } else {
+      w.write(`${head(ctx)},"type":"progress","data":{"type":"hook_progress","hookEvent":"PostToolUse",` +
+        `"hookName":"PostToolUse:Edit"},"toolUseID":"toolu_01${rng.hex(22)}","parentToolUseID":"toolu_01${rng.hex(22)}"` +
+        tail(rng, ctx));
+    }
+  }
+
+  private toolResult(w: FileWriter, ctx: LineContext, len: number): void {
+    this.write(w, ctx, `${head(ctx)},"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01` +
+      `${this.rng.hex(22)}","type":"tool_result","content":"`, len,
+    '","is_error":false}]},"toolUseResult":{"stderr":"","interrupted":false,"isImage":false}');
+  }
+
+  private write(w: FileWriter, ctx: LineContext, prefix: string, len: number, suffix: string): void {
+    const fill = this.pool.slice(this.rng, len);
+    // A torn line: Claude Code died mid-write; the next line starts on a fresh line.
+    if (len < HUGE_MIN && this.rng.chance(1 / 4000)) {
+      this.torn++;
+      w.write(prefix);
+      w.write(fill.subarray(0, Math.floor(fill.length / 2)));
+      w.write('\n');
+      return;
+    }
+    w.write(prefix);
+    w.write(fill);
+    w.write(suffix + tail(this.rng, ctx));
+  }
+
+  planModeAttachment(w: FileWriter, ctx: LineContext, planFile: string): void {
+    w.write(`{"type":"permission-mode","permissionMode":"plan","sessionId":"${ctx.sessionId}"}\n`);
+    w.write(`${head(ctx)},"type":"attachment","attachment":{"type":"plan_mode","reminderType":"full",` +
+      `"isSubAgent":false,"planFilePath":${JSON.stringify(planFile)},"planExists":false}` + tail(this.rng, ctx));
+    this.lines += 2;
+  }
+
+  metadata(w: FileWriter, ctx: LineContext, kind: 'start' | 'resume' | 'end', title: string): void {
+    const rng = this.rng;
+    if (kind === 'start') {
+      w.write(`{"type":"permission-mode","permissionMode":"default","sessionId":"${ctx.sessionId}"}\n`);
+      w.write(`{"type":"file-history-snapshot","messageId":"${rng.uuid()}","snapshot":{"messageId":"${rng.uuid()}",` +
+        `"trackedFileBackups":{},"timestamp":"${new Date(ctx.time).toISOString()}"},"isSnapshotUpdate":false}\n`);
+      this.lines += 2;
+    } else if (kind === 'resume') {
+      w.write(`{"type":"last-prompt","lastPrompt":${JSON.stringify(title.toLowerCase())},"sessionId":"${ctx.sessionId}"}\n`);
+      w.write(`{"type":"permission-mode","permissionMode":"default","sessionId":"${ctx.sessionId}"}\n`);
+      this.lines += 2;
+    } else {
+      w.write(`{"type":"ai-title","aiTitle":${JSON.stringify(title)},"sessionId":"${ctx.sessionId}"}\n`);
+      w.write(`{"type":"last-prompt","lastPrompt":${JSON.stringify(title.toLowerCase())},"sessionId":"${ctx.sessionId}"}\n`);
+      w.write(`{"type":"summary","summary":${JSON.stringify(title)},"leafUuid":"${ctx.parent ?? rng.uuid()}"}\n`);
+      this.lines += 3;
+    }
+  }
+}
+
+/** Builds one extra log line (for the runner's append tests), in the same format. */
+export function conversationLine(rng: Rng, ctx: LineContext, text: string): string {
+  return `${head(ctx)},"type":"user","message":{"role":"user","content":${JSON.stringify(text)}}` + tail(rng, ctx);
+}
+
+/**
+ * Writes `bytes` of realistic log lines (normal and one big tool output) for ctx to an open file, ending with a line
+ * whose slug is `finalSlug`. Used by the runner to build the 200 MB log and the 1 MB appends.
+ */
+export function writeLogChunk(file: string, opts: {
+  seed: number; ctx: LineContext; bytes: number; hugeShare: number; finalSlug: string | null; append: boolean;
+}): number {
+  const rng = new Rng(opts.seed);
+  const pool = new FillerPool(rng, Math.max(2 * MB, Math.min(10 * MB, opts.bytes + MB)));
+  const lines = new LineFactory(rng, pool, opts.hugeShare);
+  const w = new FileWriter(file, Buffer.allocUnsafe(4 * MB), opts.append ? 'a' : 'w');
+  const lastLineRoom = 2048;
+  while (w.written < opts.bytes - lastLineRoom) lines.conversation(w, opts.ctx, opts.bytes - lastLineRoom - w.written);
+  if (opts.finalSlug) opts.ctx.slug = opts.finalSlug;
+  w.write(conversationLine(rng, opts.ctx, 'Now write the plan.'));
+  w.close();
+  return w.written;
+}
