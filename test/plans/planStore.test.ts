@@ -24,7 +24,10 @@ describe('PlanStore', () => {
     await home.write(path.join(other, 'same.md'), '# New\n', new Date('2026-02-01T00:00:00Z'));
     const store = new PlanStore(noLinks, { warn: (m) => warnings.push(m) });
     await store.rescan([path.join(home.claude, 'plans'), other]);
+    // Counted as listed (once), before and after list() makes its objects.
+    expect(store.count).toBe(1);
     expect(store.list().map((p) => [p.filename, p.title])).toEqual([['same.md', 'New']]);
+    expect(store.count).toBe(1);
     expect(await store.content('same.md')).toBe('# New\n');
     store.linksChanged();
     store.list();

@@ -211,8 +211,9 @@ export class PlanStore {
     return true;
   }
 
+  /** How many plans list() has, without making its objects (the banner asks right after a start). */
   get count(): number {
-    return this.list().length;
+    return this.listed().length;
   }
 
   /** Newest first, ties by file name; one entry per file name (the most recently modified wins). */
