@@ -8,7 +8,7 @@ import type { Logger, PlanMetadata } from '../types.js';
 import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
 import { listedFields, planListJson } from './planListJson.js';
-import { linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
+import { linkedProjects, linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
 
@@ -260,13 +260,7 @@ export class PlanStore {
   /** The distinct projects of the listed plans, sorted: from the links listJson() recorded, no list() objects. */
   projects(): string[] {
     this.listJson();
-    const links = this.listJsonCache!.links;
-    const names = new Set<string>();
-    for (let at = 2; at < links.length; at += 3) {
-      const project = links[at];
-      if (typeof project === 'string') names.add(project);
-    }
-    return [...names].sort();
+    return linkedProjects(this.listJsonCache!.links);
   }
 
   /** The listed plan of that file name, if any: the only way a request can name a file. */

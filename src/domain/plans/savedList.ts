@@ -29,6 +29,16 @@ export function saveList(links: (string | null)[], json: Buffer): SavedList {
   return { json, digest: digestOf(json), links };
 }
 
+/** The distinct projects the links name, sorted. */
+export function linkedProjects(links: readonly (string | null)[]): string[] {
+  const names = new Set<string>();
+  for (let at = 2; at < links.length; at += 3) {
+    const project = links[at];
+    if (typeof project === 'string') names.add(project);
+  }
+  return [...names].sort();
+}
+
 function digestOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

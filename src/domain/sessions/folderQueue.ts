@@ -35,6 +35,11 @@ export function* takeAll(queue: FolderQueue, fromBack = false): Generator<number
   }
 }
 
+/** What scanTaken() has put into `scan` so far, taken out (it goes on filling the same arrays). */
+export function takeScanned(scan: FolderScan): FolderScan {
+  return { files: scan.files.splice(0), warnings: scan.warnings.splice(0) };
+}
+
 /**
  * Takes folders from the queue (front to back, or back to front) and brings each log in them up to date
  * into `scan`, pausing before each file: a worker runs it through, the main thread yields at the pauses.

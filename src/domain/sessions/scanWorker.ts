@@ -1,7 +1,7 @@
 // Worker thread entry: reads the session logs it is sent (synchronously: a worker has no requests to keep
 // answering) and posts back what each says. Bundled on its own as dist/scanWorker.js.
 import { parentPort } from 'node:worker_threads';
-import { scanTaken } from './folderQueue.js';
+import { scanTaken, takeScanned } from './folderQueue.js';
 import { createReadSlot, readLog } from './logReader.js';
 import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
 
@@ -13,8 +13,7 @@ function scanFolders(request: FoldersRequest, post: (part: FolderScan) => void):
   const slot = createReadSlot(request.chunkBytes);
   const scan: FolderScan = { files: [], warnings: [] };
   for (const _ of scanTaken(request.projectsDir, request.queue, request.previous, slot, scan)) {
-    // scanTaken() keeps pushing into `scan`: a part takes its entries out, not the arrays.
-    if (scan.files.length >= request.partFiles) post({ files: scan.files.splice(0), warnings: scan.warnings.splice(0) });
+    if (scan.files.length >= request.partFiles) post(takeScanned(scan));
   }
   return scan;
 }

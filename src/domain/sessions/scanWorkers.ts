@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { defaultPoolSize, takePrestarted } from './prestart.js';
-import { createFolderQueue, scanTaken, type FolderQueue } from './folderQueue.js';
+import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './folderQueue.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -166,10 +166,13 @@ export class ScanWorkers {
     const queue = createFolderQueue([...folders].sort((a, b) => b.weight - a.weight).map((f) => f.folder));
     const previous = new Map(folders.flatMap((f) => [...f.previous]));
     const warnings: string[] = [];
-    const take = (scan: FolderScan): void => {
+    const hand = (scan: FolderScan): void => {
       warnings.push(...scan.warnings);
-      this.filesRead += scan.files.filter(([, result]) => result.kind === 'read').length;
       receive(scan.files);
+    };
+    const take = (scan: FolderScan): void => {
+      this.filesRead += scan.files.filter(([, result]) => result.kind === 'read').length;
+      hand(scan);
     };
     return this.parallel(
       async (threads) => {
@@ -188,10 +191,7 @@ export class ScanWorkers {
       },
       // A fresh queue: this thread may have taken folders of the first one before the workers failed.
       async () => {
-        await scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes, (scan) => {
-          warnings.push(...scan.warnings);
-          receive(scan.files);
-        });
+        await scanTakenInSlices(projectsDir, createFolderQueue(queue.folders), previous, chunkBytes, hand);
         return warnings;
       },
     );
@@ -281,7 +281,7 @@ async function scanTakenInSlices(
 ): Promise<void> {
   const scan: FolderScan = { files: [], warnings: [] };
   const slicer = new TimeSlicer();
-  const handOver = (): void => take({ files: scan.files.splice(0), warnings: scan.warnings.splice(0) });
+  const handOver = (): void => take(takeScanned(scan));
   for (const _ of scanTaken(projectsDir, queue, previous, createReadSlot(chunkBytes), scan, true)) {
     if (!slicer.due()) continue;
     handOver();
