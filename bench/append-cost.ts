@@ -10,12 +10,10 @@ import type { HomeChanges } from './home-changes.js';
 import { encodeProjectDir } from './home-layout.js';
 import { recordRemove } from './home.js';
 import { writeLogChunk, type LineContext } from './log-lines.js';
-import { cpuDeltaMs, readRangeMs, sleep, treeCpu } from './measure.js';
+import { cpuDeltaMs, MB, readRangeMs, sleep, treeCpu } from './measure.js';
 import type { PlanMap } from './plan-list.js';
 import type { RunContext } from './run-context.js';
 import type { Server } from './server.js';
-
-const MB = 1024 * 1024;
 
 export async function measureAppendCost(run: RunContext, server: Server, changes: HomeChanges): Promise<void> {
   const { opts, home, facts, results, warn } = run;

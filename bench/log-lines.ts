@@ -15,7 +15,7 @@ export interface LineContext {
   parent: string | null;
 }
 
-const MB = 1024 * 1024;
+export const MB = 1024 * 1024;
 export const HUGE_MIN = 256 * 1024;
 export const HUGE_MAX = 4 * MB;
 

@@ -57,6 +57,9 @@ export class Client {
   }
 }
 
+/** Binary megabyte: the unit of the runner's sizes and figures. */
+export const MB = 1024 * 1024;
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**

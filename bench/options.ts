@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { HomeParams } from './facts.js';
 import { parseBytes } from './generate-home.js';
+import { MB } from './measure.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MB = 1024 * 1024;
 
 export const PRESETS: Record<string, HomeParams> = {
   full: { plans: 3000, projects: 300, logBytes: 2 * 1024 * MB, hugeShare: 0.02, memorySources: 150, topics: 10, seed: 1 },

@@ -3,10 +3,8 @@
 
 import path from 'node:path';
 import { pageAlignedBuffers } from '../src/domain/alignedBuffers.js';
-import { listFiles, readAll, round } from './measure.js';
+import { listFiles, MB, readAll, round } from './measure.js';
 import type { Results } from './results.js';
-
-const MB = 1024 * 1024;
 
 /** Every .md and .jsonl byte of `home`, read twice; the second (warm) pass counts. */
 export function measureReadFloor(home: string): Results['readFloor'] {

@@ -1,11 +1,9 @@
 // The terminal report of a run's results: the header on the machine and the home, then one table row per
 // metric with its target and the closest peer's figure.
 
-import { median, table } from './measure.js';
+import { MB, median, table } from './measure.js';
 import type { Results } from './results.js';
 import { AFTER_READY_PROBE_MS, runsText, type StartResult } from './starts.js';
-
-const MB = 1024 * 1024;
 
 function fmt(x: number | null | undefined, digits = 1, unit = ''): string {
   return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : `${x.toFixed(digits)}${unit}`;

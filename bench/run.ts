@@ -15,7 +15,7 @@ import { measureFreshness } from './freshness.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
 import { measureLatencies } from './latency.js';
-import { cpuSpeedSamples, round, treeRss } from './measure.js';
+import { cpuSpeedSamples, MB, round, treeRss } from './measure.js';
 import { REPO, parseOptions } from './options.js';
 import { measureReadFloor } from './read-floor.js';
 import { report } from './report.js';
@@ -24,8 +24,6 @@ import type { RunContext } from './run-context.js';
 import { killAll, stopServer } from './server.js';
 import { measureColdStarts, measureProcessStart, measureWarmRestarts } from './startup.js';
 import { measureThroughput } from './throughput.js';
-
-const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
   const opts = parseOptions();

@@ -8,11 +8,9 @@ import { FileWriter } from './file-writer.js';
 import { FillerPool } from './filler-pool.js';
 import { BASE_TIME, encodeProjectDir } from './home-layout.js';
 import type { SessionSpec } from './home-shape.js';
-import { LineFactory, type LineContext } from './log-lines.js';
+import { LineFactory, MB, type LineContext } from './log-lines.js';
 import type { Rng } from './rng.js';
 import { THING, VERB, titleCase } from './vocabulary.js';
-
-const MB = 1024 * 1024;
 
 export interface LogFacts {
   sessions: SessionFact[];

@@ -5,12 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bareNodeStarts } from './bare-server.js';
-import { median, round } from './measure.js';
+import { MB, median, round } from './measure.js';
 import type { RunContext } from './run-context.js';
 import { freePort, startServer, stopServer, type Server } from './server.js';
 import { measureStarts, runsText, waitReady } from './starts.js';
-
-const MB = 1024 * 1024;
 
 /** Starts the server on the home, in the run's cache dir and log, with `env` (by default this process's). */
 function spawnOnHome(run: RunContext, env: NodeJS.ProcessEnv = process.env): (port: number) => Server {
