@@ -135,7 +135,10 @@ export class Viewer {
       trace('caches confirmed');
     } else {
       // With a cached index this reads only what was appended since the last run.
-      const sharedPlans = this.planFolders([]).then((folders) => this.plans.rescan(folders));
+      const sharedPlans = this.planFolders([]).then(async (folders) => {
+        await this.plans.rescan(folders);
+        this.plans.prepareOrder();
+      });
       this.scanWorkers.joinAfter(sharedPlans);
       const scanned = sessionsCurrent ? Promise.resolve(false) : this.sessions.refresh();
       scanned.catch(() => undefined);

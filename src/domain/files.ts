@@ -2,7 +2,7 @@
 // shrink between listing and reading. Every caller gets null instead of an exception or a hang.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { ByteSlab } from './byteSlab.js';
+import type { ScratchBuffer } from './scratchBuffer.js';
 
 /**
  * Reads a regular file, or returns null when it is missing, not a regular file or unreadable.
@@ -56,11 +56,12 @@ export function withRegularFileSync<T>(file: string, use: (fd: number, stats: St
 }
 
 /**
- * readRegularFile() without the thread-pool round trips (see withRegularFileSync). With a slab, the
- * bytes are the size fstat gave, read into it (see ByteSlab); without one, all of them, as readFileSync.
+ * readRegularFile() without the thread-pool round trips (see withRegularFileSync). With a scratch
+ * buffer, the bytes are the size fstat gave, read into it and valid until its next read; without one,
+ * all of them, in a buffer of their own, as readFileSync.
  */
-export function readRegularFileSync(file: string, slab?: ByteSlab): { bytes: Buffer; stats: Stats } | null {
-  return withRegularFileSync(file, (fd, stats) => ({ bytes: slab ? slab.read(fd, stats.size) : readFileSync(fd), stats }));
+export function readRegularFileSync(file: string, scratch?: ScratchBuffer): { bytes: Buffer; stats: Stats } | null {
+  return withRegularFileSync(file, (fd, stats) => ({ bytes: scratch ? scratch.read(fd, stats.size) : readFileSync(fd), stats }));
 }
 
 /** stat() that answers null instead of throwing. */

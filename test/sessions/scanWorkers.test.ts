@@ -207,7 +207,7 @@ describe('a start-up scan of many logs', () => {
     const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 });
     await expectSameAsMainThread(index);
     expect(index.linkForPlan('plan-2-5.md')?.cwd).toBe('/home/a/src/p2');
-    expect(warnings).toHaveLength(1);
+    expect(warnings, JSON.stringify(warnings)).toHaveLength(1);
     expect(warnings[0]).toMatch(/scan workers unavailable/);
     await pool.close();
   });

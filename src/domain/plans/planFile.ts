@@ -1,7 +1,7 @@
 // One plan file on disk -> the metadata the service lists, plus (later) its folded text for search.
 import path from 'node:path';
-import type { ByteSlab } from '../byteSlab.js';
 import { createdTime, readRegularFileSync } from '../files.js';
+import type { ScratchBuffer } from '../scratchBuffer.js';
 import { foldCase } from '../fold.js';
 import { countLinesInBytes, planTitleFromBytes } from '../markdown/text.js';
 import { countWords } from '../markdown/wordCount.js';
@@ -23,9 +23,9 @@ export interface PlanFacts {
 
 export interface PlanFileRecord extends PlanFacts {
   /**
-   * The bytes as read, until they are decoded and folded. That is only for search, so it is done after
-   * the first answers, in the background (see PlanStore.scheduleFilters()); the listing is measured on
-   * the bytes (decoding thousands of plans at start cost more than reading them).
+   * The bytes of a plan read on its own (a watcher's update), until they are decoded and folded for
+   * search (see PlanStore.scheduleFilters()). Plans read in a batch (at start, a rescan) are measured in
+   * a scratch buffer and keep none: search preparation, after the first answers, reads them again.
    */
   bytes: Buffer | null;
   /** Case-folded content, kept so a content search never touches the disk; null until prepared. */
@@ -41,10 +41,10 @@ export function isPlanFileName(name: string): boolean {
 
 /**
  * Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. Batches
- * of reads pass a slab to read into (see ByteSlab).
+ * of reads pass a scratch buffer to read into: their records keep no bytes (see `bytes`).
  */
-export function readPlanFile(filepath: string, slab?: ByteSlab): PlanFileRecord | null {
-  const file = readRegularFileSync(filepath, slab);
+export function readPlanFile(filepath: string, scratch?: ScratchBuffer): PlanFileRecord | null {
+  const file = readRegularFileSync(filepath, scratch);
   if (!file) return null;
   const filename = path.basename(filepath);
   return {
@@ -58,7 +58,7 @@ export function readPlanFile(filepath: string, slab?: ByteSlab): PlanFileRecord 
     created: createdTime(file.stats).toISOString(),
     lineCount: countLinesInBytes(file.bytes),
     wordCount: countWords(file.bytes),
-    bytes: file.bytes,
+    bytes: scratch ? null : file.bytes,
     folded: null,
     bloom: null,
   };

@@ -2,9 +2,9 @@
 // record still describes its file, and reading in time slices.
 import { readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { ByteSlab } from '../byteSlab.js';
 import { statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
+import { ScratchBuffer } from '../scratchBuffer.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
 import { listHead } from './planListJson.js';
@@ -59,7 +59,7 @@ export async function readAll(
   known: (filepath: string) => PlanFileRecord | undefined,
 ): Promise<Map<string, PlanFileRecord | null>> {
   const slicer = new TimeSlicer();
-  const slab = new ByteSlab();
+  const scratch = new ScratchBuffer();
   const out = new Map<string, PlanFileRecord | null>();
   for (const filepath of paths) {
     await slicer.maybeYield();
@@ -68,7 +68,7 @@ export async function readAll(
       out.set(filepath, previous);
       continue;
     }
-    const record = readPlanFile(filepath, slab);
+    const record = readPlanFile(filepath, scratch);
     // Its list entry's JSON now, while a start-up scan still runs: the list is built after it (see planListJson.ts).
     if (record) listHead(record);
     out.set(filepath, record);

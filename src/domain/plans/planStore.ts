@@ -222,6 +222,15 @@ export class PlanStore {
     return this.listCache;
   }
 
+  /**
+   * Puts the plans in list order now (kept until the next change). At start the shared plans folder is
+   * read while the logs are still being scanned: sorted then, the list's order is not part of the work
+   * left between the end of the scan and the first answer.
+   */
+  prepareOrder(): void {
+    this.listed();
+  }
+
   /** The records list() describes, in its order (kept until the next change). */
   private listed(): PlanFileRecord[] {
     if (this.listedVersion === this.version) return this.listedRecords;

@@ -28,28 +28,38 @@ export function viewOrder(a: [string, TrackedFile], b: [string, TrackedFile]): n
 }
 
 /**
- * Across files the most recently modified one wins (ties: the larger path), so every map is filled
- * from the files in that order (viewOrder) and later entries overwrite earlier ones.
+ * Across files the most recently modified one wins (ties: the larger path): each map holds, for each key,
+ * the value of the last file in viewOrder that has the key. Files are taken in any order, a key keeping
+ * the latest file seen so far, so nothing is sorted: a first start used to sort its 4,000 logs here, in
+ * code not warmed up yet, after the scan, when nothing else is left to do before the first answer.
  */
 export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: ReadonlyMap<string, string>): IndexView {
-  // Runs over every tracked file at start, before the code has warmed up: plain loops and forEach, no
-  // destructuring (each is an iterator protocol round in the interpreter).
-  const entries: [string, TrackedFile][] = [];
-  files.forEach((file, p) => void entries.push([p, file]));
-  // A restored index comes in this order already (the snapshot is written in it): one pass checks that.
-  let sorted = true;
-  for (let k = 1; k < entries.length && sorted; k++) sorted = viewOrder(entries[k - 1]!, entries[k]!) <= 0;
-  if (!sorted) entries.sort(viewOrder);
   const view: IndexView = { slugs: new Map(), sessions: new Map(), folders: new Map(folders), folderCwds: new Map(), cwds: [] };
-  const setSlug = (sessionId: string, slug: string): void => void view.slugs.set(slug, sessionId);
-  const setSession = (cwd: string, sessionId: string): void => void view.sessions.set(sessionId, cwd);
-  for (let k = 0; k < entries.length; k++) {
-    const file = entries[k]![1];
+  // Which file each key's value came from. Plain loops and forEach with callbacks made once, no
+  // destructuring: this runs over every tracked file at start, mostly in the interpreter.
+  const slugFrom = new Map<string, [string, TrackedFile]>();
+  const sessionFrom = new Map<string, [string, TrackedFile]>();
+  const folderFrom = new Map<string, [string, TrackedFile]>();
+  let entry: [string, TrackedFile] = ['', null as unknown as TrackedFile];
+  const latest = (from: Map<string, [string, TrackedFile]>, key: string): boolean => {
+    const current = from.get(key);
+    if (current !== undefined && viewOrder(current, entry) > 0) return false;
+    from.set(key, entry);
+    return true;
+  };
+  const setSlug = (sessionId: string, slug: string): void => {
+    if (latest(slugFrom, slug)) view.slugs.set(slug, sessionId);
+  };
+  const setSession = (cwd: string, sessionId: string): void => {
+    if (latest(sessionFrom, sessionId)) view.sessions.set(sessionId, cwd);
+  };
+  files.forEach((file, filepath) => {
+    entry = [filepath, file];
     const facts = file.log.facts;
     facts.slugs.forEach(setSlug);
     facts.sessions.forEach(setSession);
-    if (facts.lastCwd !== null) view.folderCwds.set(file.folder, facts.lastCwd);
-  }
+    if (facts.lastCwd !== null && latest(folderFrom, file.folder)) view.folderCwds.set(file.folder, facts.lastCwd);
+  });
   view.cwds = distinctCwds(view);
   return view;
 }

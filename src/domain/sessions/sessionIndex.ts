@@ -182,7 +182,7 @@ export class SessionIndex {
     const restored = readSnapshot(data, index.projectsDir);
     if (restored === null) return null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
-    // Taken as it is: readSnapshot() built it in the order buildView() needs (see writeSnapshot()).
+    // Taken as it is: readSnapshot() built it in viewOrder, which restoredIsCurrent() relies on.
     index.files = restored.files;
     index.dirStamps = restored.dirs;
     index.stampsUsable = restored.dirs.size > 0;

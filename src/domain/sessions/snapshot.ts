@@ -93,7 +93,7 @@ function* snapshotSteps(
   // Relative to the projects dir, `/`-separated on every platform.
   const relative = (abs: string): string => relativeSegments(projectsDir, abs)!.join('/');
   const flat: SnapshotFiles = [];
-  // In the order buildView() folds files in, so that a restore need not sort them again.
+  // In viewOrder (oldest first): a restart's check (restoredCheck.ts) goes through them newest first.
   for (const [abs, { log }] of [...files].sort(viewOrder)) {
     const { facts } = log;
     flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset,
