@@ -19,7 +19,7 @@ export function measureReadFloor(home: string): Results['readFloor'] {
   const byBuffer: Record<string, number> = {};
   let floor = { ms: Infinity, bytes: 0 };
   const candidates: [string, Buffer][] = [64, 256, 1024, 8192].map((kb) => [`${kb}KB`, Buffer.allocUnsafe(kb * 1024)]);
-  candidates.push(['256KB page-aligned', pageAlignedBuffers(1, 256 * 1024)[0]!]);
+  for (const kb of [256, 1024]) candidates.push([`${kb}KB page-aligned`, pageAlignedBuffers(1, kb * 1024)[0]!]);
   for (const [name, buffer] of candidates) {
     const pass = readAll(files, buffer);
     byBuffer[name] = round(pass.ms, 1);

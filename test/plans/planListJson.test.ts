@@ -8,19 +8,33 @@ const record = fc.record({
   filename: text, filepath: text, title: text, size: fc.nat(), modifiedMs: fc.double({ noNaN: true }), ino: fc.nat(),
   modified: text, created: text, lineCount: fc.nat(), wordCount: fc.nat(),
 }).map((r): PlanFileRecord => ({ ...r, bytes: null, folded: null, bloom: null }));
-const link = fc.record({ project: fc.option(text), sessionId: fc.option(text) });
+// A project is the last segment of a session's cwd: a name without separators.
+const project = text.filter((t) => t !== '' && !t.includes('/') && !t.includes('\\'));
+const link = fc.record({ project: fc.option(project), sessionId: fc.option(text) });
 
 describe('planListJson', () => {
-  it('is exactly JSON.stringify of the list entries, whatever the strings hold', () => {
+  it('is exactly JSON.stringify of the list entries, whatever the strings hold, and records the links', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(record, link), { maxLength: 8 }), (entries) => {
-        const links = new Map(entries);
-        const expected = JSON.stringify(entries.map(([r, l]) => ({
+        // The linker answers by file name (the last entry of a name counts), from a session's cwd.
+        const byFile = new Map(entries.map(([r, l]) => [r.filename, l]));
+        const linker = {
+          linkForPlan: (filename: string) => {
+            const l = byFile.get(filename)!;
+            return l.sessionId === null ? null : { sessionId: l.sessionId, cwd: l.project === null ? null : `/src/${l.project}` };
+          },
+        };
+        const listed = entries.map(([r]) => {
+          const l = byFile.get(r.filename)!;
+          return { project: l.sessionId === null ? null : l.project, sessionId: l.sessionId };
+        });
+        const expected = JSON.stringify(entries.map(([r], i) => ({
           filename: r.filename, filepath: r.filepath, title: r.title, size: r.size, modified: r.modified,
-          created: r.created, lineCount: r.lineCount, wordCount: r.wordCount, project: l.project, sessionId: l.sessionId,
+          created: r.created, lineCount: r.lineCount, wordCount: r.wordCount, ...listed[i],
         })));
-        const json = planListJson(entries.map(([r]) => r), (r) => links.get(r)!);
-        expect(json).toBe(expected);
+        const links: (string | null)[] = [];
+        expect(planListJson(entries.map(([r]) => r), linker, links)).toBe(expected);
+        expect(links).toEqual(entries.flatMap(([r], i) => [r.filename, listed[i]!.sessionId, listed[i]!.project]));
       }),
       { numRuns: 500 },
     );

@@ -1,6 +1,6 @@
 // The worker-thread path of the session index must give exactly the answers of the main-thread path:
 // same links, same folders, same incremental offsets, whatever the split between workers.
-import { appendFile, rm } from 'node:fs/promises';
+import { appendFile, rm, utimes } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
@@ -193,6 +193,38 @@ describe('a start-up scan of many logs', () => {
     // Every PART_FILES files but the last ones, which come with the final response.
     expect(parts).toBe(Math.ceil(total / PART_FILES) - 1);
     expect(pool.filesRead).toBe(total);
+    await pool.close();
+  });
+
+  it('folds a first scan in as its parts come, answering as a rebuild does where files share slugs and sessions', async () => {
+    // Every slug and session in several files of several folders, with mtimes that make a different file
+    // win each key than the order the files are read in: a part taken in later must not win by arriving later.
+    const sids = [SID_A, SID_B, SID_C];
+    let n = 0;
+    for (let f = 0; f < FOLDERS.length; f++) {
+      for (let k = 0; k < PART_FILES; k++) {
+        const sid = sids[(f + k) % 3]!;
+        const file = await home.write(
+          `${FOLDERS[f]}/${String(k).padStart(8, '0')}-0000-4000-8000-00000000000${f}.jsonl`,
+          conversationLine({ sessionId: sid, cwd: `/home/a/src/c${(k * 7 + f) % 5}`, slug: `shared-${k % 4}` }),
+        );
+        const seconds = 1_000_000 + ((n++ * 7919) % 1000);
+        await utimes(file, seconds, seconds);
+      }
+    }
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, spawnScanWorker, true);
+    const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 });
+    await index.refresh();
+    const reference = new SessionIndex({ projectsDir: home.projectsDir });
+    await reference.refresh();
+    const all = (i: SessionIndex): unknown => ({
+      links: [0, 1, 2, 3].map((k) => i.linkForPlan(`shared-${k}.md`)),
+      sessions: sids.map((sid) => i.cwdForSession(sid)),
+      folders: i.projectFolders(),
+      cwds: i.knownCwds(),
+    });
+    expect(all(index)).toEqual(all(reference));
+    expect(warnings).toEqual([]);
     await pool.close();
   });
 

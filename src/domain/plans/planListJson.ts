@@ -1,9 +1,11 @@
 // The plan list's JSON, as JSON.stringify(list()) would give it, built from a per-record head (every field
 // but the two a session link decides) and the links. At start the list is the last thing built before the
 // first answer, after the session scan: its 3,000 objects and their serialization took ~25-30 ms of that
-// tail. The heads are made as each plan is read (planReads.ts), while the logs are still being scanned.
+// tail. The heads are made as each plan is read (planReads.ts), while the logs are still being scanned;
+// what is left after the scan is one loop over the plans for their links.
 import type { PlanMetadata } from '../types.js';
 import type { PlanFileRecord } from './planFile.js';
+import { projectOf, type PlanLinker } from './savedList.js';
 
 const heads = new WeakMap<PlanFileRecord, string>();
 
@@ -25,14 +27,29 @@ export function listHead(r: PlanFileRecord): string {
   return head;
 }
 
-/** JSON.stringify() of the list entries of `records` (in list order) with these links. */
-export function planListJson(
-  records: readonly PlanFileRecord[],
-  link: (record: PlanFileRecord) => { project: string | null; sessionId: string | null },
-): string {
-  const parts = records.map((r) => {
-    const { project, sessionId } = link(r);
-    return `${listHead(r)}"project":${JSON.stringify(project)},"sessionId":${JSON.stringify(sessionId)}}`;
-  });
+/**
+ * JSON.stringify() of the list entries of `records` (in list order), each with its session link, and the
+ * links as listed (file name, sessionId, project per plan) appended to `links`. At start this runs once,
+ * right after the scan, with nothing else left before the first answer, in code not optimized yet. One
+ * plain loop: with a callback per plan and the link wrapped in two objects, V8 spent about twice as long
+ * optimizing these functions on its background threads, competing with the loop, which ended first.
+ */
+export function planListJson(records: readonly PlanFileRecord[], linker: PlanLinker, links: (string | null)[]): string {
+  const parts = new Array<string>(records.length);
+  // Many plans share a project: the JSON of each is made once.
+  const projectJson = new Map<string, string>();
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    const link = linker.linkForPlan(record.filename);
+    const project = projectOf(link?.cwd);
+    let projectText = 'null';
+    if (project !== null) {
+      projectText = projectJson.get(project) ?? JSON.stringify(project);
+      projectJson.set(project, projectText);
+    }
+    const sessionId = link?.sessionId ?? null;
+    links.push(record.filename, sessionId, project);
+    parts[i] = `${listHead(record)}"project":${projectText},"sessionId":${JSON.stringify(sessionId)}}`;
+  }
   return `[${parts.join(',')}]`;
 }

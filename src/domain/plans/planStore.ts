@@ -256,11 +256,7 @@ export class PlanStore {
     if (this.listJsonCache?.version !== this.version) {
       // The links as listed are kept for the plan cache (see saved()), which would otherwise look them up again.
       const links: (string | null)[] = [];
-      const json = planListJson(this.listed(), (r) => {
-        const link = planLink(this.linker, r.filename);
-        links.push(r.filename, link.sessionId, link.project);
-        return link;
-      });
+      const json = planListJson(this.listed(), this.linker, links);
       this.listJsonCache = { version: this.version, json: Buffer.from(json), links, saved: null };
     }
     return this.listJsonCache.json;

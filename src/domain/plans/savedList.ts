@@ -9,10 +9,15 @@ export interface PlanLinker {
   linkForPlan(filename: string): { sessionId: string; cwd: string | null } | null;
 }
 
+/** A plan's project: the last path segment of its session's cwd. */
+export function projectOf(cwd: string | null | undefined): string | null {
+  return cwd ? lastPathSegment(cwd) : null;
+}
+
 /** The two fields of a listed plan that come from the sessions, not from its file. */
 export function planLink(linker: PlanLinker, filename: string): { project: string | null; sessionId: string | null } {
   const link = linker.linkForPlan(filename);
-  return { project: link?.cwd ? lastPathSegment(link.cwd) : null, sessionId: link?.sessionId ?? null };
+  return { project: projectOf(link?.cwd), sessionId: link?.sessionId ?? null };
 }
 
 export interface SavedList {

@@ -27,41 +27,64 @@ export function viewOrder(a: [string, TrackedFile], b: [string, TrackedFile]): n
   return d !== 0 ? d : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
+type Entry = [path: string, file: TrackedFile];
+
 /**
- * Across files the most recently modified one wins (ties: the larger path): each map holds, for each key,
- * the value of the last file in viewOrder that has the key. Files are taken in any order, a key keeping
- * the latest file seen so far, so nothing is sorted: a first start used to sort its 4,000 logs here, in
- * code not warmed up yet, after the scan, when nothing else is left to do before the first answer.
+ * Files folded into the answers one at a time, in any order. Across files the most recently modified one
+ * wins (ties: the larger path): each map holds, for each key, the value of the last file in viewOrder
+ * that has the key, so a key keeps the latest file seen so far and nothing is sorted. A first scan folds
+ * each log in as its result comes (SessionIndex), instead of sorting and folding 4,000 logs after the
+ * scan, in code not warmed up yet, when nothing else is left to do before the first answer.
  */
-export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: ReadonlyMap<string, string>): IndexView {
-  const view: IndexView = { slugs: new Map(), sessions: new Map(), folders: new Map(folders), folderCwds: new Map(), cwds: [] };
-  // Which file each key's value came from. Plain loops and forEach with callbacks made once, no
-  // destructuring: this runs over every tracked file at start, mostly in the interpreter.
-  const slugFrom = new Map<string, [string, TrackedFile]>();
-  const sessionFrom = new Map<string, [string, TrackedFile]>();
-  const folderFrom = new Map<string, [string, TrackedFile]>();
-  let entry: [string, TrackedFile] = ['', null as unknown as TrackedFile];
-  const latest = (from: Map<string, [string, TrackedFile]>, key: string): boolean => {
-    const current = from.get(key);
-    if (current !== undefined && viewOrder(current, entry) > 0) return false;
-    from.set(key, entry);
-    return true;
+export class ViewFold {
+  /** Files added so far. */
+  count = 0;
+  private readonly slugs = new Map<string, string>();
+  private readonly sessions = new Map<string, string>();
+  private readonly folderCwds = new Map<string, string>();
+  // Which file each key's value came from.
+  private readonly slugFrom = new Map<string, Entry>();
+  private readonly sessionFrom = new Map<string, Entry>();
+  private readonly folderFrom = new Map<string, Entry>();
+  private entry: Entry | null = null;
+  // Callbacks made once, forEach rather than for-of (no iterator per map): this runs mostly in the interpreter.
+  private readonly setSlug = (sessionId: string, slug: string): void => {
+    if (this.latest(this.slugFrom, slug)) this.slugs.set(slug, sessionId);
   };
-  const setSlug = (sessionId: string, slug: string): void => {
-    if (latest(slugFrom, slug)) view.slugs.set(slug, sessionId);
+  private readonly setSession = (cwd: string, sessionId: string): void => {
+    if (this.latest(this.sessionFrom, sessionId)) this.sessions.set(sessionId, cwd);
   };
-  const setSession = (cwd: string, sessionId: string): void => {
-    if (latest(sessionFrom, sessionId)) view.sessions.set(sessionId, cwd);
-  };
-  files.forEach((file, filepath) => {
-    entry = [filepath, file];
+
+  add(filepath: string, file: TrackedFile): void {
+    this.entry = [filepath, file];
+    this.count++;
     const facts = file.log.facts;
-    facts.slugs.forEach(setSlug);
-    facts.sessions.forEach(setSession);
-    if (facts.lastCwd !== null && latest(folderFrom, file.folder)) view.folderCwds.set(file.folder, facts.lastCwd);
-  });
-  view.cwds = distinctCwds(view);
-  return view;
+    facts.slugs.forEach(this.setSlug);
+    facts.sessions.forEach(this.setSession);
+    if (facts.lastCwd !== null && this.latest(this.folderFrom, file.folder)) this.folderCwds.set(file.folder, facts.lastCwd);
+  }
+
+  /** The view of the files added, with these project folders. It holds the fold's maps: add no more files. */
+  view(folders: ReadonlyMap<string, string>): IndexView {
+    const view: IndexView = { slugs: this.slugs, sessions: this.sessions, folders: new Map(folders), folderCwds: this.folderCwds, cwds: [] };
+    view.cwds = distinctCwds(view);
+    return view;
+  }
+
+  /** Whether the file being added is later (viewOrder) than the one `key` holds now; if so it holds it. */
+  private latest(from: Map<string, Entry>, key: string): boolean {
+    const current = from.get(key);
+    if (current !== undefined && viewOrder(current, this.entry!) > 0) return false;
+    from.set(key, this.entry!);
+    return true;
+  }
+}
+
+/** The answers for these files (see ViewFold). */
+export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: ReadonlyMap<string, string>): IndexView {
+  const fold = new ViewFold();
+  files.forEach((file, filepath) => fold.add(filepath, file));
+  return fold.view(folders);
 }
 
 function distinctCwds(view: IndexView): string[] {
