@@ -124,6 +124,37 @@ describe('session logs read by worker threads', () => {
   });
 });
 
+describe('idle workers', () => {
+  /** A worker that answers a folders request with nothing found, `delayMs` after it comes. */
+  const slowWorker = (delayMs: number): Worker => new Worker(
+    `const { parentPort } = require('node:worker_threads');
+    parentPort.on('message', (r) => setTimeout(() => parentPort.postMessage({ id: r.id, scan: { files: [], warnings: [] } }), ${delayMs}));`,
+    { eval: true },
+  );
+  const folders = [{ folder: 'absent', previous: new Map(), weight: 1 }];
+
+  it('are not closed under a scan that outlasts their idle time, prestarted by the launcher and by the viewer', async () => {
+    // The launcher's workers are adopted (one idle countdown) and the viewer prestarts the pool (another):
+    // the first one, left running, closed the workers mid-scan and the scan never ended.
+    leavePrestarted([slowWorker(400)]);
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, spawnScanWorker, false, 50);
+    pool.prestart();
+    await expect(pool.scanFolders(home.projectsDir, folders, 64 * 1024, () => undefined)).resolves.toEqual([]);
+    expect(warnings).toEqual([]);
+    await pool.close();
+  }, 5000);
+
+  it('closed while a scan waits for them fail it over to the main thread instead of leaving it waiting', async () => {
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => slowWorker(2000), false);
+    const scan = pool.scanFolders(home.projectsDir, folders, 64 * 1024, () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pool.close();
+    await expect(scan).resolves.toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/scan workers unavailable \(scan workers closed\)/);
+  }, 5000);
+});
+
 describe('the main thread\'s share of a start-up scan', () => {
   // A stand-in worker: answers a folders request after 300 ms with nothing read, reporting in its warnings
   // how many folders had been taken by then (by the main thread: it takes none itself).

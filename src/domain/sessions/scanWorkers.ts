@@ -71,9 +71,7 @@ class ScanThread {
     });
     const die = (error: Error): void => {
       if (this.dead) return;
-      this.dead = true;
-      for (const pending of this.pending.values()) pending.reject(error);
-      this.pending.clear();
+      this.end(error);
       onDeath(this, error);
     };
     this.worker.on('error', die);
@@ -93,6 +91,16 @@ class ScanThread {
 
   get busy(): boolean {
     return this.pending.size > 0;
+  }
+
+  /**
+   * Marks the thread dead and fails what it was asked and has not answered: a request to a thread that
+   * is being stopped must not wait forever (its 'exit' finds it dead already and settles nothing).
+   */
+  end(error: Error): void {
+    this.dead = true;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
   }
 }
 
@@ -116,6 +124,8 @@ export class ScanWorkers {
     private readonly spawn: () => Worker = spawnScanWorker,
     /** Whether this thread takes its share of scanFolders() (tests turn it off to keep all reads in workers). */
     private readonly mainThreadShare = true,
+    /** How long workers are kept once idle (tests shorten it). */
+    private readonly idleMs = IDLE_MS,
   ) {
     // Workers the launcher started (see prestart.ts) join this pool, and stop when idle like its own.
     const prestarted = takePrestarted();
@@ -244,7 +254,7 @@ export class ScanWorkers {
     const threads = this.threads;
     this.threads = [];
     await Promise.all(threads.map((t) => {
-      t.dead = true;
+      t.end(new Error('scan workers closed'));
       return t.worker.terminate().catch(() => undefined);
     }));
   }
@@ -261,9 +271,16 @@ export class ScanWorkers {
     }));
   }
 
+  /**
+   * (Re)starts the idle countdown, unless work is under way. Always replacing the timer: a second one
+   * left running (the constructor's, when prestart() followed) closed the workers 3 s after a start,
+   * in the middle of a first scan that took longer (logs read from disk, not from the page cache).
+   */
   private scheduleIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     if (this.running > 0 || this.threads.some((t) => t.busy)) return;
-    this.idleTimer = setTimeout(() => void this.close(), IDLE_MS);
+    this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
     this.idleTimer.unref();
   }
 }
