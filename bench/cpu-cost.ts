@@ -135,7 +135,7 @@ export interface CostResult {
 }
 
 /** The median, averaging the middle two (measure.ts's takes the lower one: with 2 rounds a MAD of 0). */
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const h = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 === 1 ? (s[h] as number) : ((s[h - 1] as number) + (s[h] as number)) / 2;
@@ -146,7 +146,7 @@ function median(xs: number[]): number {
  * 1.2533 sigma / sqrt(n)). Per kind, not pooled: a kind with deferred work (an index save) varies more
  * than the control rounds, and pooling hid that.
  */
-function medianSe(xs: number[]): number {
+export function medianSe(xs: number[]): number {
   if (xs.length < 2) return NaN;
   const m = median(xs);
   return (1.2533 * 1.4826 * median(xs.map((x) => Math.abs(x - m)))) / Math.sqrt(xs.length);

@@ -32,6 +32,8 @@ export interface Options {
   starts: number;
   cpuRounds: number;
   cpuWindowS: number;
+  appendWarmup: number;
+  appendRounds: number;
 }
 
 export function parseOptions(): Options {
@@ -59,6 +61,8 @@ export function parseOptions(): Options {
       starts: { type: 'string', default: '5' },
       'cpu-rounds': { type: 'string', default: '5' },
       'cpu-window': { type: 'string', default: '11' },
+      'append-warmup': { type: 'string', default: '3' },
+      'append-rounds': { type: 'string', default: '30' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -77,7 +81,9 @@ export function parseOptions(): Options {
   --rounds N           repetitions of each freshness measure (3)
   --starts N           cold starts and warm restarts measured; the median counts (5)
   --cpu-rounds N       rounds of each kind (1 MB, 1 line, control) for the append CPU cost (5)
-  --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)`);
+  --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)
+  --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
+  --append-rounds N    measured appends of each kind for the in-process append cost (30)`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -90,9 +96,9 @@ export function parseOptions(): Options {
   if (values['memory-sources']) params.memorySources = Number(values['memory-sources']);
   if (values.topics) params.topics = Number(values.topics);
   if (values.seed) params.seed = Number(values.seed);
-  const positive = (value: string, name: string): number => {
+  const whole = (value: string, name: string, min = 1): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number, at least 1`);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} takes a whole number, at least ${min}`);
     return n;
   };
   const cpuWindowS = Number(values['cpu-window']);
@@ -112,8 +118,10 @@ export function parseOptions(): Options {
     readyTimeoutMs: Number(values['ready-timeout']) * 1000,
     pollGapMs: Number(values['poll-gap-ms']),
     rounds: Number(values.rounds),
-    starts: positive(values.starts, '--starts'),
+    starts: whole(values.starts, '--starts'),
     cpuRounds: Number(values['cpu-rounds']),
     cpuWindowS,
+    appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
+    appendRounds: whole(values['append-rounds'], '--append-rounds'),
   };
 }

@@ -1,5 +1,6 @@
 // The results JSON the runner writes, field by field (types only).
 
+import type { InProcessAppendResult } from './append-in-process.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
 import type { EndpointResult } from './latency.js';
@@ -87,7 +88,11 @@ export interface Results {
     spillMs: number;
     statMismatchMs: number;
     rounds: Round[];
+    /** Server CPU over the first `immediateMs` of each warm-up append (before the rounds), in order. */
+    warmupImmediateCpuMs?: { mb: number[]; line: number[] };
   } | null;
+  /** The same appends to the session index alone, in the benchmark's process (bench/append-in-process.ts). */
+  appendInProcess?: InProcessAppendResult | null;
   rssEndBytes: number;
   warnings: string[];
 }

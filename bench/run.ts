@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
+import { measureAppendInProcess } from './append-in-process.js';
 import { measureFreshness } from './freshness.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
@@ -108,6 +109,21 @@ async function main(): Promise<void> {
     undo(home);
     fs.rmSync(cacheDir, { recursive: true, force: true });
     log.end();
+  }
+  if (process.exitCode !== 1) {
+    // 9. The same appends to the session index alone, with no server running: the per-byte cost resolved.
+    try {
+      const a = await measureAppendInProcess({
+        logBytes: opts.bigLogBytes, hugeShare: opts.params.hugeShare, rounds: opts.appendRounds, warmup: opts.appendWarmup,
+      });
+      results.appendInProcess = a;
+      console.log(`append in process: 1 MB ${a.mb.medianMs.toFixed(3)} ms, 1 MB of ordinary lines ` +
+        `${a.mbOrdinary.medianMs.toFixed(3)} ms, 1 line ${a.line.medianMs.toFixed(3)} ms (read 1 MB: ${a.read1MbMs.toFixed(3)} ms)`);
+    } catch (err) {
+      warn(`append in process failed: ${err instanceof Error ? err.message : String(err)}`);
+      results.appendInProcess = null;
+      process.exitCode = 1;
+    }
   }
   const speedAfter = cpuSpeedSamples();
   const all = [...speedBefore, ...speedAfter];
