@@ -7,6 +7,10 @@
 // HTTP server, most of the code). The application asks for the second with require('./server.cjs')
 // once the scan is under way, so compiling it overlaps the scan instead of delaying its start.
 //
+// A first run has no cache of its own yet: it uses the one the build left in dist/code-cache/ (made by
+// scripts/build-code-cache.js, from a run of the demo home), when that build ran on this same Node. Its
+// name holds the bundle's hash and the runtime's version, so another Node looks for a file that is not there.
+//
 // A code cache is only an optimization: anything wrong with it (missing, corrupt, another bundle, another
 // V8, an unwritable cache dir) means compiling from source, as without one.
 import { createHash } from 'node:crypto';
@@ -20,6 +24,7 @@ import { cacheDir, SESSION_INDEX_CACHE } from './config/cacheDir.js';
 import { defaultPoolSize, leavePrestarted } from './domain/sessions/prestart.js';
 
 const DIST = path.dirname(fileURLToPath(import.meta.url));
+const SHIPPED_CACHE_DIR = path.join(DIST, 'code-cache');
 /** A bundle's cache is written once the server has answered its first requests, so it holds their functions too. */
 const WRITE_AFTER_MS = 3000;
 const DIGEST_BYTES = 32;
@@ -81,16 +86,24 @@ function runBundle(name: string): unknown {
   // The bytes are hashed, not the decoded source: hashing a string re-encodes it (1.5 MB: ~4 ms, ~1 ms as bytes).
   const key = digest(bytes, `\0${process.version}\0${process.arch}`).toString('hex').slice(0, 24);
   const file = path.join(cacheDir(), `${cachePrefix(name)}${key}.bin`);
-  const found = useCache ? readCodeCache(file) : 'absent';
-  const cachedData = typeof found === 'string' ? undefined : found;
+  const own = useCache ? readCodeCache(file) : 'absent';
+  const shipped = useCache && typeof own === 'string' ? readCodeCache(path.join(SHIPPED_CACHE_DIR, path.basename(file))) : 'absent';
+  const cachedData = typeof own !== 'string' ? own : typeof shipped !== 'string' ? shipped : undefined;
   // The CommonJS wrapper, as Node's own loader builds it.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename,
+    // The name stack traces give. Not the file's path: V8 keeps the name a code cache was made under, and
+    // the shipped one was made where the package was built, so the same name is used everywhere.
+    filename: `plan-memory-viewer/dist/${name}`,
     cachedData,
   });
   const used = cachedData !== undefined && !script.cachedDataRejected;
-  trace?.(`code cache of ${name} ${!useCache ? 'off' : used ? 'used' : cachedData ? 'rejected' : found}`);
-  if (useCache && !used) {
+  const ownUsed = used && typeof own !== 'string';
+  const shippedStatus = shipped === 'absent' ? '' : `, shipped one ${typeof shipped === 'string' ? shipped : used ? 'used' : 'rejected'}`;
+  const status = !useCache ? 'off' : ownUsed ? 'used' : typeof own !== 'string' ? 'rejected' : `${own}${shippedStatus}`;
+  trace?.(`code cache of ${name} ${status}`);
+  // The user's own cache is written even after a start from the shipped one: it also holds the functions
+  // this user's first requests compiled.
+  if (useCache && !ownUsed) {
     setTimeout(() => {
       try {
         writeCodeCache(file, name, script.createCachedData());

@@ -1,10 +1,11 @@
 // The launcher (dist/cli.js) runs the application bundles (dist/app.cjs, dist/server.cjs) from the V8
-// code cache an earlier run wrote into the user cache dir, one file per bundle. The cache may only make a start faster: a corrupt one is ignored and rewritten,
-// and the service answers the same either way.
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// code cache an earlier run wrote into the user cache dir, one file per bundle, or on a first run from the
+// one the build left in dist/code-cache/. The cache may only make a start faster: a corrupt one is ignored
+// (and the user's own rewritten), and the service answers the same either way.
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bannerUrl, runCli } from '../helpers/cli.js';
+import { bannerUrl, CLI, runCli } from '../helpers/cli.js';
 import { TempHome } from '../helpers/home.js';
 
 let home: TempHome;
@@ -25,8 +26,8 @@ afterAll(async () => {
 const codeFiles = async (): Promise<string[]> => (await readdir(dir).catch(() => [])).filter((f) => f.startsWith('code-')).sort();
 
 /** Starts the CLI, checks that it serves, lets it run for `runMs`, stops it; returns its trace. */
-async function start(runMs: number, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const run = runCli(['--port', '0', '--claude-dir', home.claude], { env: { ...process.env, XDG_CACHE_HOME: xdg, PMV_TRACE: '1', ...env } });
+async function start(runMs: number, env: NodeJS.ProcessEnv = {}, cli?: string): Promise<string> {
+  const run = runCli(['--port', '0', '--claude-dir', home.claude], { env: { ...process.env, XDG_CACHE_HOME: xdg, PMV_TRACE: '1', ...env }, cli });
   const url = await bannerUrl(run);
   const res = await fetch(`${url}api/plans`);
   expect(((await res.json()) as { plans: { title: string }[] }).plans.map((p) => p.title)).toEqual(['Some plan']);
@@ -38,9 +39,11 @@ async function start(runMs: number, env: NodeJS.ProcessEnv = {}): Promise<string
 
 describe('the code cache', () => {
   it('is written by a first run, used by the next, and rewritten when corrupt', async () => {
+    await rm(dir, { recursive: true, force: true });
     const cold = await start(0);
-    expect(cold).toContain('code cache of app.cjs absent');
-    expect(cold).toContain('code cache of server.cjs absent');
+    // Not yet the user's own: the build's (see the next test).
+    expect(cold).toContain('code cache of app.cjs absent, shipped one used');
+    expect(cold).toContain('code cache of server.cjs absent, shipped one used');
     // Written a few seconds after start, once the first requests have compiled their functions.
     const first = await start(4000);
     expect(first).toContain('code cache of app.cjs absent');
@@ -61,10 +64,42 @@ describe('the code cache', () => {
     await writeFile(file, bytes);
     const afterCorruption = await start(4000);
     expect(afterCorruption).toContain('code cache of app.cjs used');
-    expect(afterCorruption).toContain('code cache of server.cjs corrupt');
+    expect(afterCorruption).toContain('code cache of server.cjs corrupt, shipped one used');
     expect(afterCorruption).toContain('code cache of server.cjs written');
     expect(await start(0)).toContain('code cache of server.cjs used');
     expect(await codeFiles()).toEqual(names);
+  }, 60_000);
+
+  it('comes with the build for a first run on the same Node, and one that is corrupt or missing is compiled from source', async () => {
+    const shipped = (await readdir(path.join(path.dirname(CLI), 'code-cache'))).sort();
+    expect(shipped).toHaveLength(2);
+    expect(shipped[0]).toMatch(/^code-app-[0-9a-f]{24}\.bin$/);
+    expect(shipped[1]).toMatch(/^code-server-[0-9a-f]{24}\.bin$/);
+    // A copy of the package (its dist/ but the UI) to damage, as other tests run the real one meanwhile.
+    const pkg = path.join(home.root, 'pkg');
+    const copy = path.join(pkg, 'dist');
+    await cp(path.dirname(CLI), copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}web`) });
+    await cp(path.join(path.dirname(CLI), '..', 'package.json'), path.join(pkg, 'package.json'));
+    const cli = path.join(copy, 'cli.js');
+    await rm(dir, { recursive: true, force: true });
+    const first = await start(0, {}, cli);
+    expect(first).toContain('code cache of app.cjs absent, shipped one used');
+    expect(first).toContain('code cache of server.cjs absent, shipped one used');
+
+    const file = path.join(copy, 'code-cache', shipped[1]!);
+    const bytes = await readFile(file);
+    bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
+    await writeFile(file, bytes);
+    await rm(dir, { recursive: true, force: true });
+    const corrupt = await start(0, {}, cli);
+    expect(corrupt).toContain('code cache of app.cjs absent, shipped one used');
+    expect(corrupt).toMatch(/code cache of server\.cjs absent, shipped one corrupt\n/);
+
+    await rm(path.join(copy, 'code-cache'), { recursive: true });
+    await rm(dir, { recursive: true, force: true });
+    const none = await start(0, {}, cli);
+    expect(none).toMatch(/code cache of app\.cjs absent\n/);
+    expect(none).toMatch(/code cache of server\.cjs absent\n/);
   }, 60_000);
 
   it('is neither read nor written with PMV_CODE_CACHE=0', async () => {

@@ -15,8 +15,9 @@ export interface CliRun {
   exited: Promise<number | null>;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...(options.env ?? process.env), XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? TEST_CACHE }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cli`: another copy of the launcher (a test's own copy of dist/). */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): CliRun {
+  const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { cwd: options.cwd, env: { ...(options.env ?? process.env), XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? TEST_CACHE }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
