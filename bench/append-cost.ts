@@ -3,13 +3,12 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { measureCost, seOfDifference, type KindCost } from './cpu-cost.js';
 import type { HomeChanges } from './home-changes.js';
 import { encodeProjectDir } from './home-layout.js';
 import { recordRemove } from './home.js';
-import { writeLogChunk, type LineContext } from './log-lines.js';
+import { APPEND_HUGE_SHARE, logChunkBytes, writeLogChunk, type LineContext } from './log-lines.js';
 import { cpuDeltaMs, MB, readRangeMs, sleep, treeCpu } from './measure.js';
 import type { PlanMap } from './plan-list.js';
 import type { RunContext } from './run-context.js';
@@ -47,13 +46,8 @@ export async function measureAppendCost(run: RunContext, server: Server, changes
   const size = fs.statSync(bigLog).size;
   const read1MbMs = Math.min(readRangeMs(bigLog, MB, 256 * 1024), readRangeMs(bigLog, MB));
 
-  const chunk = (slug: string, seed: number, bytes = MB): Buffer => {
-    const tmp = path.join(os.tmpdir(), `pmv-bench-chunk-${process.pid}.jsonl`);
-    writeLogChunk(tmp, { seed, ctx, bytes, hugeShare: 0.3, finalSlug: slug, append: false });
-    const b = fs.readFileSync(tmp);
-    fs.rmSync(tmp);
-    return b;
-  };
+  const chunk = (slug: string, seed: number, bytes = MB): Buffer =>
+    logChunkBytes({ seed, ctx, bytes, hugeShare: APPEND_HUGE_SHARE, finalSlug: slug });
   // Latency, polling the plan list.
   const slugA = orphans.shift() as string;
   const bufA = chunk(slugA, 11);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SessionIndex } from '../src/domain/sessions/sessionIndex.js';
 import { median, medianSe, seOfDifference } from './cpu-cost.js';
-import { writeLogChunk, type LineContext } from './log-lines.js';
+import { APPEND_HUGE_SHARE, logChunkBytes, writeLogChunk, type LineContext } from './log-lines.js';
 import { MB, readRangeMs } from './measure.js';
 
 export interface InProcessAppendOptions {
@@ -71,12 +71,9 @@ export async function measureAppendInProcess(o: InProcessAppendOptions): Promise
     let seed = 1000;
     const chunk = (kind: Kind): { slug: string; buf: Buffer } => {
       const slug = `bench-append-${seed}`;
-      const tmp = path.join(root, 'chunk.jsonl');
       const bytes = kind === 'line' ? 0 : MB;
-      // The server-level test's chunk (append-cost.ts) has a 0.3 huge share.
-      writeLogChunk(tmp, { seed: seed++, ctx, bytes, hugeShare: kind === 'mb' ? 0.3 : 0, finalSlug: slug, append: false });
-      const buf = fs.readFileSync(tmp);
-      return { slug, buf };
+      const hugeShare = kind === 'mb' ? APPEND_HUGE_SHARE : 0;
+      return { slug, buf: logChunkBytes({ seed: seed++, ctx, bytes, hugeShare, finalSlug: slug }) };
     };
     // Built before anything is timed: only the append's own update is inside a measure.
     const total = o.warmup + o.rounds;

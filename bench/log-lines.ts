@@ -1,6 +1,9 @@
 // Session-log lines in Claude Code's JSON Lines format (conversation, metadata, plan-mode attachment), and
 // the runner's helpers that write extra lines into a log.
 
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { FileWriter } from './file-writer.js';
 import { FillerPool } from './filler-pool.js';
 import { Rng } from './rng.js';
@@ -150,4 +153,18 @@ export function writeLogChunk(file: string, opts: {
   w.write(conversationLine(rng, opts.ctx, 'Now write the plan.'));
   w.close();
   return w.written;
+}
+
+/** The huge-line share of the 1 MB the append tests add (on the server and in process): one big tool output among a few lines. */
+export const APPEND_HUGE_SHARE = 0.3;
+
+/** writeLogChunk()'s lines as bytes, to append later (written through a temp file, then removed). */
+export function logChunkBytes(opts: { seed: number; ctx: LineContext; bytes: number; hugeShare: number; finalSlug: string | null }): Buffer {
+  const tmp = path.join(os.tmpdir(), `pmv-bench-chunk-${process.pid}.jsonl`);
+  try {
+    writeLogChunk(tmp, { ...opts, append: false });
+    return fs.readFileSync(tmp);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
