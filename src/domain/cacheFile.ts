@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DERIVATION_VERSION } from './derivation.js';
 
 export class CacheFile {
   readonly file: string;
@@ -16,8 +17,9 @@ export class CacheFile {
   }
 
   /**
-   * The parsed JSON, 'missing' when there is no file, 'corrupt' when it is not JSON or too large.
-   * Synchronous: it runs once, at start, before anything else needs the event loop.
+   * The parsed JSON, MISSING when there is no file or it holds what other rules derived (see derivation.ts),
+   * CORRUPT when it is not JSON or too large. Synchronous: it runs once, at start, before anything else
+   * needs the event loop.
    */
   read(): unknown {
     let raw: string;
@@ -27,16 +29,19 @@ export class CacheFile {
       return MISSING;
     }
     if (raw.length > this.maxBytes) return CORRUPT;
+    let data: unknown;
     try {
-      return JSON.parse(raw) as unknown;
+      data = JSON.parse(raw) as unknown;
     } catch {
       return CORRUPT;
     }
+    if (typeof data !== 'object' || data === null) return CORRUPT;
+    return (data as { derivation?: unknown }).derivation === DERIVATION_VERSION ? data : MISSING;
   }
 
-  /** Writes `data` as JSON: true, or why it could not (the temp file is removed). */
-  write(data: unknown): Promise<true | string> {
-    return writeAtomically(this.file, JSON.stringify(data));
+  /** Writes `data` (an object) as JSON, marked with the rules' version: true, or why it could not. */
+  write(data: object): Promise<true | string> {
+    return writeAtomically(this.file, JSON.stringify({ derivation: DERIVATION_VERSION, ...data }));
   }
 
   /**

@@ -177,7 +177,7 @@ export class SessionIndex {
   }
 
   /** toJSON() in time slices; nothing may change the index until it resolves (see Viewer's session queue). */
-  snapshot(): Promise<unknown> {
+  snapshot(): Promise<object> {
     return writeSnapshotInSlices(this.projectsDir, this.folders, this.files, this.dirStamps);
   }
 

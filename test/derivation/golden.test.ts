@@ -1,0 +1,74 @@
+// Pins DERIVATION_VERSION (src/domain/derivation.ts) to what the rules derive: the facts the viewer
+// persists, derived here from the fixture home next to this file, must equal the ones recorded in
+// golden.json under the current version. A rule whose output changes fails this test until the version is
+// bumped (so every cache an older build wrote is set aside) and the facts are recorded again:
+//
+//   UPDATE_GOLDEN=1 npx vitest run test/derivation/golden.test.ts
+//
+// which refuses to record changed facts under an unchanged version.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
+import { Viewer } from '../../src/viewer.js';
+
+const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+const GOLDEN = path.join(import.meta.dirname, 'golden.json');
+
+interface Golden {
+  derivation: number;
+  facts: unknown;
+}
+
+let root: string;
+let viewer: Viewer;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'pmv-golden-'));
+  await cp(FIXTURES, path.join(root, 'claude'), { recursive: true });
+  viewer = await Viewer.open({ claudeDir: path.join(root, 'claude'), homeDir: root, logger: { warn: () => undefined }, watch: false, cacheDir: null });
+});
+
+afterAll(async () => {
+  await viewer?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Everything derived from the fixture files that a cache keeps, without what the file system decides (times, paths). */
+function derivedFacts(): unknown {
+  const claude = path.join(root, 'claude');
+  // By name: the copies' times (and so the list's order) differ from run to run.
+  const plans = [...viewer.plans.list()].sort((a, b) => (a.filename < b.filename ? -1 : 1));
+  return {
+    plans: plans.map(({ filename, title, size, lineCount, wordCount, project, sessionId }) =>
+      ({ filename, title, size, lineCount, wordCount, project, sessionId })),
+    links: plans.map((p) => ({ plan: p.filename, link: viewer.sessions.linkForPlan(p.filename) })),
+    cwds: viewer.sessions.knownCwds(),
+    projectFolders: viewer.sessions.projectFolders().map((f) => ({ key: f.key, dir: path.relative(claude, f.dir), cwd: f.cwd })),
+  };
+}
+
+describe('the derivation version', () => {
+  it('names the rules that derived the recorded facts', async () => {
+    const facts = JSON.parse(JSON.stringify(derivedFacts())) as unknown;
+    const golden = JSON.parse(await readFile(GOLDEN, 'utf8').catch(() => '{"derivation":0,"facts":null}')) as Golden;
+    const same = JSON.stringify(facts) === JSON.stringify(golden.facts);
+    if (process.env.UPDATE_GOLDEN) {
+      if (!same && golden.derivation === DERIVATION_VERSION) {
+        throw new Error(`The derived facts changed but DERIVATION_VERSION is still ${DERIVATION_VERSION}: bump it in src/domain/derivation.ts first.`);
+      }
+      await writeFile(GOLDEN, JSON.stringify({ derivation: DERIVATION_VERSION, facts }, null, 2) + '\n');
+      return;
+    }
+    if (!same) {
+      expect.fail(golden.derivation === DERIVATION_VERSION
+        ? `The facts derived from test/derivation/fixtures changed: bump DERIVATION_VERSION in src/domain/derivation.ts ` +
+          `(now ${DERIVATION_VERSION}), then record them with UPDATE_GOLDEN=1 npx vitest run test/derivation/golden.test.ts.\n` +
+          `Recorded: ${JSON.stringify(golden.facts)}\nDerived:  ${JSON.stringify(facts)}`
+        : `DERIVATION_VERSION is ${DERIVATION_VERSION} but golden.json was recorded under ${golden.derivation}: ` +
+          'record the facts with UPDATE_GOLDEN=1 npx vitest run test/derivation/golden.test.ts.');
+    }
+    expect(golden.derivation).toBe(DERIVATION_VERSION);
+  });
+});
