@@ -32,7 +32,7 @@ function saveJournal(home: string, j: Journal): void {
 
 export function undo(home: string): void {
   const j = loadJournal(home);
-  for (const f of j.remove) fs.rmSync(f, { force: true });
+  for (const f of j.remove) fs.rmSync(f, { recursive: true, force: true });
   // Truncate in reverse order of recording: the first recorded size of a file is the original one.
   for (const t of [...j.truncate].reverse()) {
     try {

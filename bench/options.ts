@@ -34,6 +34,8 @@ export interface Options {
   cpuWindowS: number;
   appendWarmup: number;
   appendRounds: number;
+  /** Run only this phase (with one server start before it), or every phase (null). */
+  only: 'hostile' | null;
 }
 
 export function parseOptions(): Options {
@@ -63,6 +65,7 @@ export function parseOptions(): Options {
       'cpu-window': { type: 'string', default: '11' },
       'append-warmup': { type: 'string', default: '3' },
       'append-rounds': { type: 'string', default: '30' },
+      only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -83,7 +86,8 @@ export function parseOptions(): Options {
   --cpu-rounds N       rounds of each kind (1 MB, 1 line, control) for the append CPU cost (5)
   --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)
   --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
-  --append-rounds N    measured appends of each kind for the in-process append cost (30)`);
+  --append-rounds N    measured appends of each kind for the in-process append cost (30)
+  --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -103,6 +107,7 @@ export function parseOptions(): Options {
   };
   const cpuWindowS = Number(values['cpu-window']);
   if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
+  if (values.only !== undefined && values.only !== 'hostile') throw new Error(`--only takes hostile, not ${values.only}`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     server: values.server,
@@ -123,5 +128,6 @@ export function parseOptions(): Options {
     cpuWindowS,
     appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
     appendRounds: whole(values['append-rounds'], '--append-rounds'),
+    only: values.only === 'hostile' ? 'hostile' : null,
   };
 }

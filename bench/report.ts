@@ -132,6 +132,14 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
       `${fmt(ip.mbOrdinary.medianMs, 3)} ms: ${fmt(ip.ordinaryPerByteRatio, 2)} ± ${fmt(ip.ordinaryPerByteNoise, 2)}x read`);
     add(`  first ${ip.firstMbCpuMs.length} 1 MB appends (warm-up)`, `${ip.firstMbCpuMs.map((x) => x.toFixed(2)).join(', ')} ms`);
   }
+  for (const h of r.hostile ?? []) {
+    const slowest = Math.max(h.saveSlowestMs ?? Infinity, h.readSlowestMs, h.concurrentSlowestMs ?? 0);
+    add(`hostile ${h.name}: slowest small request save / read${h.concurrentSlowestMs !== null ? ' / 4 readers' : ''}`,
+      `${fmt(h.saveSlowestMs, 0)} / ${fmt(h.readSlowestMs, 0)}${h.concurrentSlowestMs !== null ? ` / ${fmt(h.concurrentSlowestMs, 0)}` : ''} ms`,
+      `<= ${h.targetMs} ms`, le(slowest, h.targetMs));
+    add(`  RSS growth (file ${fmt(h.fileBytes / MB, 0)} MB)`, `${fmt(h.rssGrowthBytes / MB, 0)} MB (${fmt(h.rssGrowthBytes / h.fileBytes, 2)}x)`,
+      '<= 2x', le(h.rssGrowthBytes / h.fileBytes, 2));
+  }
   const header = `plan-memory-viewer benchmark — ${r.startedAt ?? ''}\n` +
     `machine: ${String(machine.cpus)} x ${String(machine.model)}, ${String(machine.memGB)} GB, Linux ${String(machine.kernel)}, ` +
     `Node ${String(machine.node)}, load average at start ${JSON.stringify(machine.loadAvgAtStart ?? null)}\n` +

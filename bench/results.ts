@@ -1,6 +1,7 @@
 // The results JSON the runner writes, field by field (types only).
 
 import type { InProcessAppendResult } from './append-in-process.js';
+import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
 import type { EndpointResult } from './latency.js';
@@ -99,5 +100,7 @@ export interface Results {
   /** The same appends to the session index alone, in the benchmark's process (bench/append-in-process.ts). */
   appendInProcess?: InProcessAppendResult | null;
   rssEndBytes: number;
+  /** bench/hostile.ts: huge plans and memory files saved and read while small requests are timed. */
+  hostile?: HostileCase[];
   warnings: string[];
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
 import { measureFreshness } from './freshness.js';
+import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
 import { measureLatencies } from './latency.js';
@@ -22,7 +23,8 @@ import { measureReadFloor } from './read-floor.js';
 import { report } from './report.js';
 import type { Results } from './results.js';
 import type { RunContext } from './run-context.js';
-import { killAll, stopServer } from './server.js';
+import { freePort, killAll, startServer, stopServer } from './server.js';
+import { waitReady } from './starts.js';
 import { measureColdStarts, measureProcessStart, measureWarmRestarts } from './startup.js';
 import { measureThroughput } from './throughput.js';
 
@@ -76,30 +78,17 @@ async function main(): Promise<void> {
   const run: RunContext = { opts, home, facts, log, cacheDir, readFloor, results, warn, server: null };
 
   try {
-    // 2. The process's own start-up cost: a bare Node server, then ours on an empty home (no plans, no logs).
-    await measureProcessStart(run);
-
-    // 3. Cold starts (fresh server cache dir, warm page cache).
-    let server = await measureColdStarts(run);
-
-    // 4. Sequential latencies, in steady state: once the server has gone idle after start (its search filters
-    // are built in the background within about a second; a search before that scans the folded texts).
-    const probe = await measureLatencies(run, server);
-
-    // 5. Throughput.
-    await measureThroughput(run, server, probe);
-
-    // 6. Warm restarts with the home unchanged. When NODE_EXTRA_CA_CERTS is set, starts without it take turns
-    // with those as measured everywhere else; the last of the latter keeps running for what follows.
-    server = await measureWarmRestarts(run, server);
-
-    // 7. Freshness: a new plan (atomic write), its deletion, a log line linking an orphan plan.
-    const changes = watchHomeChanges(run, server);
-    await measureFreshness(run, server, changes);
-
-    // 8. Appending 1 MB to a 200 MB log.
-    await measureAppendCost(run, server, changes);
-    results.rssEndBytes = treeRss(server.pid).bytes;
+    if (opts.only === 'hostile') {
+      const port = await freePort();
+      const server = startServer(opts.server, home, port, cacheDir, log);
+      run.server = server;
+      const ready = await waitReady(server, performance.now(), facts, opts);
+      if (ready.readyMs === null) throw new Error('the server never listed the home correctly');
+      results.hostile = await measureHostileFiles(run, server);
+      results.rssEndBytes = treeRss(server.pid).bytes;
+    } else {
+      await allPhases(run);
+    }
   } catch (err) {
     warn(`aborted: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;
@@ -110,8 +99,8 @@ async function main(): Promise<void> {
     fs.rmSync(cacheDir, { recursive: true, force: true });
     log.end();
   }
-  if (process.exitCode !== 1) {
-    // 9. The same appends to the session index alone, with no server running: the per-byte cost resolved.
+  if (process.exitCode !== 1 && opts.only === null) {
+    // 10. The same appends to the session index alone, with no server running: the per-byte cost resolved.
     try {
       const a = await measureAppendInProcess({
         logBytes: opts.bigLogBytes, hugeShare: opts.params.hugeShare, rounds: opts.appendRounds, warmup: opts.appendWarmup,
@@ -133,6 +122,38 @@ async function main(): Promise<void> {
   fs.writeFileSync(opts.out, JSON.stringify(r, null, 2) + '\n');
   console.log('\n' + report(r));
   console.log(`\nresults: ${path.relative(process.cwd(), opts.out)}`);
+}
+
+/** Phases 2 to 9, each on the server the one before left running. */
+async function allPhases(run: RunContext): Promise<void> {
+  const { results } = run;
+  // 2. The process's own start-up cost: a bare Node server, then ours on an empty home (no plans, no logs).
+  await measureProcessStart(run);
+
+  // 3. Cold starts (fresh server cache dir, warm page cache).
+  let server = await measureColdStarts(run);
+
+  // 4. Sequential latencies, in steady state: once the server has gone idle after start (its search filters
+  // are built in the background within about a second; a search before that scans the folded texts).
+  const probe = await measureLatencies(run, server);
+
+  // 5. Throughput.
+  await measureThroughput(run, server, probe);
+
+  // 6. Warm restarts with the home unchanged. When NODE_EXTRA_CA_CERTS is set, starts without it take turns
+  // with those as measured everywhere else; the last of the latter keeps running for what follows.
+  server = await measureWarmRestarts(run, server);
+
+  // 7. Freshness: a new plan (atomic write), its deletion, a log line linking an orphan plan.
+  const changes = watchHomeChanges(run, server);
+  await measureFreshness(run, server, changes);
+
+  // 8. Appending 1 MB to a 200 MB log.
+  await measureAppendCost(run, server, changes);
+  results.rssEndBytes = treeRss(server.pid).bytes;
+
+  // 9. Huge plans and memory files saved and read.
+  results.hostile = await measureHostileFiles(run, server);
 }
 
 const invoked = process.argv[1] ? fs.realpathSync(process.argv[1]) : '';

@@ -1,10 +1,11 @@
 // The running viewer: session index, plan store and memory store over one claude dir, kept fresh by
 // watchers. This is the seam between the domain and its users (HTTP, CLI, benchmark); it knows no HTTP.
 import path from 'node:path';
+import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
 import { PlanCache } from './domain/plans/planCache.js';
-import { PlanStore, type PlanChange } from './domain/plans/planStore.js';
+import { PlanStore, type OpenedPlan, type PlanChange } from './domain/plans/planStore.js';
 import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { ScanWorkers } from './domain/sessions/scanWorkers.js';
 import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
@@ -215,6 +216,38 @@ export class Viewer {
     await this.watchers?.setPlanFolders(folders);
     this.memoryChanged();
     return { before, after: this.plans.count };
+  }
+
+  /**
+   * A listed plan's file, open for its content (the caller closes it), or null. When the file is not the
+   * version the listing shows (saved since, and the watcher has not said so yet), the listing is brought
+   * up to date first: once a client has the new bytes, no other answer shows the old title or counts.
+   */
+  async openPlan(filename: string): Promise<OpenedPlan | null> {
+    // A few tries: a file rewritten again while its record was being updated is opened anew.
+    for (let attempt = 0; ; attempt++) {
+      const opened = await this.plans.open(filename);
+      if (opened === null) {
+        // Listed but gone or unreadable now: the listing drops it before anyone is told it is missing.
+        const filepath = this.plans.pathOf(filename);
+        if (filepath !== null) await this.updatePlanNow(filepath, 0);
+        return null;
+      }
+      if (this.plans.describes(filename, opened.stats)) return opened;
+      await this.updatePlanNow(opened.record.filepath, opened.stats.size);
+      if (this.plans.describes(filename, opened.stats) || attempt === 2) return opened;
+      await opened.handle.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Re-reads one plan for a request that is waiting. A small plan is read and applied in one synchronous
+   * step, so it need not wait in the queue behind a rescan; a large one is measured over several turns of
+   * the event loop and takes its turn in the queue like any other update.
+   */
+  private async updatePlanNow(filepath: string, size: number): Promise<void> {
+    if (size > LARGE_FILE_BYTES) await this.planPathChanged(filepath);
+    else await this.plans.updatePath(filepath);
   }
 
   /** A plan folder reported one path. */

@@ -1,46 +1,86 @@
 // File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
-// shrink between listing and reading. Every caller gets null instead of an exception or a hang.
+// shrink between listing and reading, symlinks aimed out of their folder. Every caller gets null instead
+// of an exception or a hang.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { ScratchBuffer } from './scratchBuffer.js';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /**
- * Reads a regular file, or returns null when it is missing, not a regular file or unreadable.
- * O_NONBLOCK keeps open() of a FIFO from waiting forever for a writer (it has no effect on regular
- * files); fstat on the opened handle then rejects anything that is not a regular file.
+ * How a read treats a symlink as the last component of its path: the real path to read instead, or null
+ * when that link may not be followed (see linkPolicy.ts). Without one, links are followed like any path.
  */
-export async function readRegularFile(file: string): Promise<{ text: string; stats: Stats } | null> {
-  let handle;
+export type LinkResolver = (linkPath: string) => string | null;
+
+// O_NONBLOCK keeps open() of a FIFO from waiting forever for a writer (it has no effect on regular
+// files); O_NOFOLLOW makes a symlink fail with ELOOP, so a link costs its check and a plain file nothing.
+const READ = constants.O_RDONLY | constants.O_NONBLOCK;
+const READ_NO_FOLLOW = READ | constants.O_NOFOLLOW;
+
+function isLinkRefusal(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  // Linux and macOS say ELOOP for O_NOFOLLOW on a link; some BSDs say EMLINK.
+  return code === 'ELOOP' || code === 'EMLINK';
+}
+
+/** open() a path as a read of a regular file would: null when it cannot be opened or is a refused link. */
+function openSyncOrNull(file: string, links: LinkResolver | undefined): number | null {
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return openSync(file, links ? READ_NO_FOLLOW : READ);
+  } catch (error) {
+    if (!links || !isLinkRefusal(error)) return null;
+  }
+  const real = links(file);
+  if (real === null) return null;
+  try {
+    return openSync(real, READ_NO_FOLLOW);
   } catch {
     return null;
   }
+}
+
+/** The open handle of a regular file, or null (missing, unreadable, not a regular file, a refused link). */
+export async function openRegularFile(file: string, links?: LinkResolver): Promise<{ handle: FileHandle; stats: Stats } | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, links ? READ_NO_FOLLOW : READ);
+  } catch (error) {
+    const real = links && isLinkRefusal(error) ? links(file) : null;
+    if (real === null) return null;
+    try {
+      handle = await open(real, READ_NO_FOLLOW);
+    } catch {
+      return null;
+    }
+  }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) return null;
-    const buffer = await handle.readFile();
-    return { text: buffer.toString('utf8'), stats };
+    if (stats.isFile()) return { handle, stats };
+  } catch {
+    // Treated as unreadable below.
+  }
+  await handle.close().catch(() => undefined);
+  return null;
+}
+
+/** The whole text of a file openRegularFile() opened (null if reading fails); closes it. */
+export async function readOpenedText(opened: { handle: FileHandle }): Promise<string | null> {
+  try {
+    return (await opened.handle.readFile()).toString('utf8');
   } catch {
     return null;
   } finally {
-    await handle.close().catch(() => undefined);
+    await opened.handle.close().catch(() => undefined);
   }
 }
 
 /**
- * Opens `file` the way readRegularFile() does and hands the descriptor of a regular file to `use`;
+ * Opens `file` the way openRegularFile() does and hands the descriptor of a regular file to `use`;
  * null when it is missing, not a regular file, or anything throws. Synchronous: for the thousands of
  * small files read at start (plans, memory topics, settings) each await cost more than the read itself.
  * Callers read in time slices.
  */
-export function withRegularFileSync<T>(file: string, use: (fd: number, stats: Stats) => T): T | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
+export function withRegularFileSync<T>(file: string, use: (fd: number, stats: Stats) => T, links?: LinkResolver): T | null {
+  const fd = openSyncOrNull(file, links);
+  if (fd === null) return null;
   try {
     const stats = fstatSync(fd);
     return stats.isFile() ? use(fd, stats) : null;
@@ -55,13 +95,9 @@ export function withRegularFileSync<T>(file: string, use: (fd: number, stats: St
   }
 }
 
-/**
- * readRegularFile() without the thread-pool round trips (see withRegularFileSync). With a scratch
- * buffer, the bytes are the size fstat gave, read into it and valid until its next read; without one,
- * all of them, in a buffer of their own, as readFileSync.
- */
-export function readRegularFileSync(file: string, scratch?: ScratchBuffer): { bytes: Buffer; stats: Stats } | null {
-  return withRegularFileSync(file, (fd, stats) => ({ bytes: scratch ? scratch.read(fd, stats.size) : readFileSync(fd), stats }));
+/** A whole regular file read without the thread-pool round trips (see withRegularFileSync). */
+export function readRegularFileSync(file: string, links?: LinkResolver): { bytes: Buffer; stats: Stats } | null {
+  return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
 }
 
 /** stat() that answers null instead of throwing. */

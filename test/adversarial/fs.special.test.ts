@@ -141,21 +141,19 @@ describe('symlinks out of the home', () => {
       const res = await request(server.port, { path: `/api/memory/content?id=${encodeURIComponent(entry.id)}` });
       expect(res.body).not.toContain(SECRET);
     }
-    expect(server.warnings.some((w) => w.includes('leak-topic.md') && w.includes('dot-directory'))).toBe(true);
+    expect(server.warnings.some((w) => w.includes('leak-topic.md') && w.includes('points outside'))).toBe(true);
     const search = JSON.parse((await request(server.port, { path: `/api/memory/search?q=${SECRET}` })).body) as { ids: string[] };
     expect(search.ids).toEqual([]);
   });
 
-  it('lists a plan symlinked to a file outside the home under its own path, and opens only that path', async () => {
-    const listed = await plans();
-    const outside = listed.find((p) => p.filename === 'outside.md');
-    expect(outside?.title).toBe('Shared from outside the home');
-    expect(outside?.filepath).toBe(path.join(home.claude, 'plans', 'outside.md'));
+  it('does not list a plan symlinked to a file outside its plans folder, and refuses to open it', async () => {
+    expect(await names()).not.toContain('outside.md');
+    expect(server.warnings.some((w) => w.includes('outside.md') && w.includes('points outside'))).toBe(true);
     const res = await request(server.port, {
-      method: 'POST', path: '/api/open', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ filepath: outside!.filepath }),
+      method: 'POST', path: '/api/open', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ filepath: path.join(home.claude, 'plans', 'outside.md') }),
     });
-    expect(res.status).toBe(200);
-    expect(server.opened.at(-1)).toBe(outside!.filepath);
+    expect(res.status).toBe(400);
   });
 
   it('ignores a repository plansDirectory that is a symlink out of the repository', async () => {

@@ -46,8 +46,8 @@ describe('readPlanFile', () => {
   it('measures a plan read through a scratch buffer as one read on its own, but keeps no bytes', async () => {
     const text = '# Plan: Scratch reads\n\nSome words here, and more words.\n```\n# not a title\n```\n';
     const file = await home.plan('scratch-reads.md', text);
-    const alone = readPlanFile(file);
-    const batched = readPlanFile(file, new ScratchBuffer());
+    const alone = await readPlanFile(file);
+    const batched = await readPlanFile(file, new ScratchBuffer());
     expect(alone?.bytes?.toString()).toBe(text);
     expect(batched?.bytes).toBeNull();
     const { bytes: _alone, ...measuredAlone } = alone!;

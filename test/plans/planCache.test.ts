@@ -56,7 +56,7 @@ describe('persisted plan facts', () => {
     expect(byName.get('kept-plan.md')?.title).toBe('Title only the cache knows');
     expect(byName.get('edited-plan.md')).toMatchObject({ title: 'After the edit', wordCount: 7, lineCount: 3 });
     // Search reads the restored plan's text when it needs it.
-    expect(viewer.plans.search('BROWN FOX')).toEqual(['kept-plan.md']);
+    expect(await viewer.plans.search('BROWN FOX')).toEqual(['kept-plan.md']);
     await viewer.close();
     expect(warnings).toEqual([]);
   });

@@ -65,10 +65,10 @@ describe('PlanStore', () => {
     const store = new PlanStore(noLinks);
     await store.rescan([dir]);
     const queries = ['xylophonic', 'XYLO', 'größe', 'words 1', 'zz', 'plan 3', 'nothing-here'];
-    const before = queries.map((q) => store.search(q));
+    const before = await Promise.all(queries.map((q) => store.search(q)));
     expect(store.filtersReady).toBe(false);
     expect(await eventually(() => store.filtersReady)).toBe(true);
-    expect(queries.map((q) => store.search(q))).toEqual(before);
+    expect(await Promise.all(queries.map((q) => store.search(q)))).toEqual(before);
     expect(before[0]).toHaveLength(6);
   });
 
@@ -77,8 +77,8 @@ describe('PlanStore', () => {
     await home.plan('b.md', 'and (A+B)* again\n', new Date('2026-01-03T00:00:00Z'));
     const store = new PlanStore(noLinks);
     await store.rescan([path.join(home.claude, 'plans')]);
-    expect(store.search('(a+b)*')).toEqual(['b.md', 'a.md']);
-    expect(store.search('')).toEqual([]);
+    expect(await store.search('(a+b)*')).toEqual(['b.md', 'a.md']);
+    expect(await store.search('')).toEqual([]);
     expect(store.count).toBe(2);
   });
 });

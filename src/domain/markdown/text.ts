@@ -23,27 +23,28 @@ export function countLinesInBytes(bytes: Buffer): number {
   return bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
 }
 
+/** Lines longer than this are cut before a heading is looked for: a 50 MB single-line plan must not feed a regex the whole file. */
+export const HEADING_LINE_CHARS = 4096;
+
 /**
- * The text of the first ATX heading outside fenced code, or null. Headings inside ``` or ~~~ blocks are
- * code, not structure (a plan quoting a shell script's `# comment` must not take its title from it).
+ * Finds the first ATX heading outside fenced code, one line at a time. Headings inside ``` or ~~~ blocks
+ * are code, not structure (a plan quoting a shell script's `# comment` must not take its title from it).
  */
-export function firstHeading(text: string): string | null {
-  let fence: string | null = null;
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    // Bounded per line: a 50 MB single-line plan must not feed a regex the whole file.
-    const line = text.slice(start, Math.min(end, start + 4096)).replace(/\r$/, '');
+export class HeadingScanner {
+  private fence: string | null = null;
+
+  /** One line without its `\n`, cut to HEADING_LINE_CHARS: its heading text, or null when it is none. */
+  line(raw: string): string | null {
+    const line = raw.replace(/\r$/, '');
     const fenceMatch = FENCE.exec(line);
-    if (fence !== null) {
+    if (this.fence !== null) {
       // A closing fence uses the same character, is at least as long, and carries no info string.
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length &&
+      if (fenceMatch && fenceMatch[1]![0] === this.fence[0] && fenceMatch[1]!.length >= this.fence.length &&
           line.slice(fenceMatch[0].length).trim() === '') {
-        fence = null;
+        this.fence = null;
       }
     } else if (fenceMatch) {
-      fence = fenceMatch[1]!;
+      this.fence = fenceMatch[1]!;
     } else {
       const heading = ATX_HEADING.exec(line);
       if (heading) {
@@ -51,6 +52,19 @@ export function firstHeading(text: string): string | null {
         if (content.length > 0) return content;
       }
     }
+    return null;
+  }
+}
+
+/** The text of the first ATX heading outside fenced code, or null (see HeadingScanner). */
+export function firstHeading(text: string): string | null {
+  const scanner = new HeadingScanner();
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const heading = scanner.line(text.slice(start, Math.min(end, start + HEADING_LINE_CHARS)));
+    if (heading !== null) return heading;
     if (end === text.length) break;
     start = end + 1;
   }
@@ -62,7 +76,8 @@ export function planTitle(text: string, filename: string): string {
   return titleFrom(firstHeading(text), filename);
 }
 
-function titleFrom(heading: string | null, filename: string): string {
+/** The title for a first heading (or none): without a leading "Plan:", else the file name without `.md`. */
+export function titleFrom(heading: string | null, filename: string): string {
   const title = heading?.replace(/^plan:\s*/i, '').trim();
   return title ? title : filename.replace(/\.md$/i, '');
 }

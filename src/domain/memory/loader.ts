@@ -5,7 +5,9 @@ import { statSync } from 'node:fs';
 import { foldCase } from '../fold.js';
 import { type Logger, type MemoryEntry, type MemoryListing, type MemorySource, silentLogger } from '../types.js';
 import { type BuiltSource, buildSource } from './entries.js';
-import { refusedRealPath, rootPolicy } from './roots.js';
+import { rootPolicy } from './roots.js';
+import type { LinkResolver } from '../files.js';
+import { followLink } from '../linkPolicy.js';
 import { type FileCacheView, noFileCache } from './parsedFile.js';
 import { type ScannedFile, scanMemoryDir } from './scan.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -33,8 +35,8 @@ export interface LoadedMemory {
   listing: MemoryListing;
   /** Ids of entries whose raw text contains `q` case-insensitively, in listing order; [] for empty q. */
   search(q: string): string[];
-  /** The filepath of a listed entry, or null for any other id. */
-  filepathOf(id: string): string | null;
+  /** Where a listed entry is read (a symlink only as its source's link policy allows), or null for any other id. */
+  fileOf(id: string): { filepath: string; links: LinkResolver } | null;
   /** Each source's build, by id and dir, for the next load. */
   readonly builds: ReadonlyMap<string, SourceBuild>;
 }
@@ -45,7 +47,6 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
   const slicer = new TimeSlicer();
   const policy = rootPolicy(o.homeDir, o.claudeDir);
   const planned = await planSources(o.claudeDir, o.homeDir, o.projects, policy, logger, slicer);
-  const check = (real: string): string | null => refusedRealPath(real, policy);
   planned.sort((a, b) => compareNames(a.project, b.project) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const sources: MemorySource[] = [];
@@ -56,7 +57,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
   for (const plan of planned) {
     let built;
     try {
-      const files = await scanMemoryDir(plan.dir, logger, { check, cache, slicer });
+      const files = await scanMemoryDir(plan.dir, logger, { cache, slicer });
       // The directory vanished between planning and scanning: it is simply not there any more.
       if (files === null) continue;
       const key = `${plan.id}\0${plan.dir}`;
@@ -92,6 +93,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
   // Nothing changed: the same listing object, which callers may already have serialized.
   if (o.previous && allReused && sameSources(o.previous.listing.sources, sources)) return o.previous;
 
+  const roots = new Map(sources.map((s) => [s.id, s.dir]));
   const filepaths = new Map(entries.map((e) => [e.id, e.filepath]));
   return {
     listing: { sources, entries },
@@ -104,8 +106,14 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
       });
       return ids;
     },
-    filepathOf(id: string): string | null {
-      return filepaths.get(id) ?? null;
+    fileOf(id: string): { filepath: string; links: LinkResolver } | null {
+      const filepath = filepaths.get(id);
+      const root = roots.get(id.slice(0, id.indexOf('/')));
+      if (filepath === undefined || root === undefined) return null;
+      return { filepath, links: (link) => {
+        const followed = followLink(link, root, 'file');
+        return 'real' in followed ? followed.real : null;
+      } };
     },
     builds,
   };

@@ -2,7 +2,9 @@
 // 5 s), shared between concurrent callers, and dropped on invalidate() when watchers see a change.
 // Reloads are cheap: every file's parse is kept and reused while its stat shows the same version, and
 // a reload that finds nothing changed hands out the previous listing object (routes key on its identity).
-import { readRegularFile } from '../files.js';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile, readOpenedText } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
 import { ParsedFileCache } from './parsedFile.js';
@@ -57,11 +59,17 @@ export class MemoryStore {
    * a path), so `../x` or `<id>/../../etc/passwd` cannot name anything that was not listed.
    */
   async content(id: string): Promise<string | null> {
-    const filepath = (await this.load()).filepathOf(id);
-    if (filepath === null) return null;
-    // Gone, unreadable, or swapped for a FIFO or directory since the listing: null, never a throw.
-    const read = await readRegularFile(filepath);
-    return read?.text ?? null;
+    const opened = await this.open(id);
+    return opened && readOpenedText(opened);
+  }
+
+  /** A listed entry's file, open for reading (the caller closes it), or null; see content(). */
+  async open(id: string): Promise<{ handle: FileHandle; stats: Stats } | null> {
+    const file = (await this.load()).fileOf(id);
+    if (file === null) return null;
+    // Gone, unreadable, or swapped for a FIFO, a directory or a link out of its folder since the
+    // listing: null, never a throw.
+    return openRegularFile(file.filepath, file.links);
   }
 
   /** Ids of entries whose raw content (frontmatter included) contains q, case-insensitively. */

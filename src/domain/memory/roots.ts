@@ -61,12 +61,7 @@ export function rootPolicy(homeDir: string, claudeDir: string): RootPolicy {
 export function refusalReason(dir: string, policy: RootPolicy): string | null {
   const lexical = path.resolve(dir);
   const real = realOrResolved(lexical);
-  return refusedBy(lexical, policy.home, policy.claude) ?? refusedRealPath(real, policy);
-}
-
-/** refusalReason for a path already resolved with realpath (a symlink target met during a walk). */
-export function refusedRealPath(real: string, policy: RootPolicy): string | null {
-  return refusedBy(real, policy.realHome, policy.realClaude);
+  return refusedBy(lexical, policy.home, policy.claude) ?? refusedBy(real, policy.realHome, policy.realClaude);
 }
 
 function refusedBy(p: string, home: string, claude: string): string | null {

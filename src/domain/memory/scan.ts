@@ -6,6 +6,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { statOrNull } from '../files.js';
+import { refusedLinkTarget } from '../linkPolicy.js';
 import { countLines } from '../markdown/text.js';
 import type { Logger } from '../types.js';
 import { type FileCacheView, type ParsedFile, noFileCache, parseFile } from './parsedFile.js';
@@ -38,24 +39,18 @@ const COUNT_CHUNK = 1024 * 1024;
 const PARSE_BATCH_FILES = 64;
 const PARSE_BATCH_CHARS = 256 * 1024;
 
-/**
- * Says why a symlink target may not be followed (for instance it resolves into `~/.ssh`), or null.
- * Symlinks inside a memory dir are followed, but not out into places a memory root could not be.
- */
-export type TargetCheck = (realPath: string) => string | null;
-
 export interface ScanOptions {
-  check?: TargetCheck;
   cache?: FileCacheView;
   slicer?: TimeSlicer;
 }
 
 /**
  * The markdown files of a memory dir, in walk order, or null when the dir itself cannot be listed.
- * `dir` is a real path, as planned sources are, so symlinks back to it are recognised as loops.
+ * `dir` is a real path, as planned sources are, so symlinks back to it are recognised as loops. A
+ * symlink is followed only to a `.md` file or a folder inside `dir` (see linkPolicy.ts); the others are
+ * skipped with a warning (the store says each one once).
  */
 export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOptions = {}): Promise<ScannedFile[] | null> {
-  const check = options.check ?? (() => null);
   const cache = options.cache ?? noFileCache;
   const slicer = options.slicer ?? new TimeSlicer();
   const reader = new Reader(cache, slicer);
@@ -85,6 +80,8 @@ export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOp
       const unknownFile = entry.isFile() && !cache.knows(childAbs);
       // stat, not the dirent type: symlinks count as what they point to.
       const s = unknownFile ? null : statOrNull(childAbs);
+      // Where the bytes are read: the path itself, or the checked target of a symlink (never the link again).
+      let readPath = childAbs;
       if (!unknownFile) {
         if (s === null) continue;
         // A directory its dirent calls one is no symlink: its real path needs no readlink per component.
@@ -92,11 +89,12 @@ export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOp
           : s.isDirectory() || entry.isSymbolicLink() ? realpathOrNull(childAbs) : childAbs;
         if (real === null) continue;
         if (entry.isSymbolicLink()) {
-          const refused = check(real);
+          const refused = refusedLinkTarget(real, dir, s.isDirectory() ? 'directory' : 'file');
           if (refused) {
-            logger.warn(`not following ${childAbs}: ${refused}`);
+            logger.warn(`not following the symlink ${childAbs}: ${refused}`);
             continue;
           }
+          readPath = real;
         }
         if (s.isDirectory()) {
           // A symlink back to an ancestor (or to a directory already walked) is not entered twice.
@@ -113,7 +111,7 @@ export async function scanMemoryDir(dir: string, logger: Logger, options: ScanOp
         return reader.done();
       }
       found++;
-      await reader.add(childRel, childAbs, s);
+      await reader.add(childRel, childAbs, s, readPath);
     }
   }
   return reader.done();
@@ -149,14 +147,17 @@ class Reader {
 
   constructor(private readonly cache: FileCacheView, private readonly slicer: TimeSlicer) {}
 
-  /** `stats` from a stat of the path, when the walk made one: an unchanged file is then not opened. */
-  async add(filename: string, filepath: string, stats: Stats | null): Promise<void> {
+  /**
+   * `stats` from a stat of the path, when the walk made one: an unchanged file is then not opened.
+   * `readPath` is where its bytes are read: the path itself, or the checked target of a symlink.
+   */
+  async add(filename: string, filepath: string, stats: Stats | null, readPath: string): Promise<void> {
     const cached = stats && this.cache.lookup(filepath, stats);
     if (cached) {
       this.files.push({ filename, filepath, isIndex: filename === INDEX_FILE, parsed: cached });
       return;
     }
-    const read = readHead(filepath, this.slicer);
+    const read = readHead(readPath, this.slicer);
     const head = read instanceof Promise ? await read : read;
     if (head === null) return;
     this.unparsed.push({ slot: this.files.length, filename, filepath, head });
@@ -191,8 +192,9 @@ class Reader {
 function readHead(filepath: string, slicer: TimeSlicer): Head | null | Promise<Head | null> {
   let fd: number;
   try {
-    // O_NONBLOCK: a FIFO swapped in after the stat must not block open() waiting for a writer.
-    fd = openSync(filepath, constants.O_RDONLY | constants.O_NONBLOCK);
+    // O_NONBLOCK: a FIFO swapped in after the stat must not block open() waiting for a writer. O_NOFOLLOW:
+    // a file swapped for a symlink since the walk looked at it is not read through it.
+    fd = openSync(filepath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return null;
   }

@@ -1,9 +1,13 @@
 // One plan file on disk -> the metadata the service lists, plus (later) its folded text for search.
+import { readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { createdTime, readRegularFileSync } from '../files.js';
+import { createdTime, openRegularFile, readRegularFileSync, withRegularFileSync, type LinkResolver } from '../files.js';
 import type { ScratchBuffer } from '../scratchBuffer.js';
 import { foldCase } from '../fold.js';
-import { countLinesInBytes, planTitleFromBytes } from '../markdown/text.js';
+import { fileChunks, LARGE_FILE_BYTES } from '../largeFiles.js';
+import { followLink } from '../linkPolicy.js';
+import { countLinesInBytes, planTitleFromBytes, titleFrom } from '../markdown/text.js';
+import { TextStatsCounter } from '../markdown/textStats.js';
 import { countWords } from '../markdown/wordCount.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
 
@@ -40,28 +44,70 @@ export function isPlanFileName(name: string): boolean {
 }
 
 /**
- * Reads and measures one plan; null when it vanished, is not a regular file or cannot be read. Batches
- * of reads pass a scratch buffer to read into: their records keep no bytes (see `bytes`).
+ * A plan that is a symlink is read only when it leads to a `.md` file in the same folder (see
+ * linkPolicy.ts): a repository's plansDirectory could otherwise hand `~/.ssh/id_rsa` to the listing.
  */
-export function readPlanFile(filepath: string, scratch?: ScratchBuffer): PlanFileRecord | null {
-  const file = readRegularFileSync(filepath, scratch);
-  if (!file) return null;
-  const filename = path.basename(filepath);
+export const planLinks: LinkResolver = (linkPath) => {
+  const followed = followLink(linkPath, path.dirname(linkPath), 'file');
+  return 'real' in followed ? followed.real : null;
+};
+
+/** Whether a plan is too large to read, search or serve in one synchronous step (see largeFiles.ts). */
+export function isLargePlan(record: PlanFacts): boolean {
+  return record.size > LARGE_FILE_BYTES;
+}
+
+function recordOf(filepath: string, stats: Stats, title: string, lineCount: number, wordCount: number, bytes: Buffer | null): PlanFileRecord {
   return {
-    filename,
+    filename: path.basename(filepath),
     filepath,
-    title: planTitleFromBytes(file.bytes, filename),
-    size: file.stats.size,
-    modifiedMs: file.stats.mtimeMs,
-    ino: file.stats.ino,
-    modified: file.stats.mtime.toISOString(),
-    created: createdTime(file.stats).toISOString(),
-    lineCount: countLinesInBytes(file.bytes),
-    wordCount: countWords(file.bytes),
-    bytes: scratch ? null : file.bytes,
+    title,
+    size: stats.size,
+    modifiedMs: stats.mtimeMs,
+    ino: stats.ino,
+    modified: stats.mtime.toISOString(),
+    created: createdTime(stats).toISOString(),
+    lineCount,
+    wordCount,
+    bytes,
     folded: null,
     bloom: null,
   };
+}
+
+/**
+ * Reads and measures one plan; null when it vanished, is not a regular file, cannot be read or is a link
+ * that may not be followed. Batches of reads pass a scratch buffer to read into: their records keep no
+ * bytes (see `bytes`). A large plan is measured a chunk at a time (the promise); the rest synchronously.
+ */
+export function readPlanFile(filepath: string, scratch?: ScratchBuffer): PlanFileRecord | null | Promise<PlanFileRecord | null> {
+  let large = false;
+  const record = withRegularFileSync(filepath, (fd, stats) => {
+    if (stats.size > LARGE_FILE_BYTES) {
+      large = true;
+      return null;
+    }
+    const bytes = scratch ? scratch.read(fd, stats.size) : readFileSync(fd);
+    const filename = path.basename(filepath);
+    return recordOf(filepath, stats, planTitleFromBytes(bytes, filename), countLinesInBytes(bytes), countWords(bytes), scratch ? null : bytes);
+  }, planLinks);
+  return large ? measureLargePlan(filepath) : record;
+}
+
+/** readPlanFile() of a large plan: its chunks counted as they are read, up to the size its fstat gave. */
+async function measureLargePlan(filepath: string): Promise<PlanFileRecord | null> {
+  const opened = await openRegularFile(filepath, planLinks);
+  if (opened === null) return null;
+  try {
+    const counter = new TextStatsCounter();
+    for await (const chunk of fileChunks(opened.handle, opened.stats.size)) counter.feed(chunk);
+    const { lineCount, wordCount, heading } = counter.finish();
+    return recordOf(filepath, opened.stats, titleFrom(heading, path.basename(filepath)), lineCount, wordCount, null);
+  } catch {
+    return null;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
 }
 
 /** Just the listing facts of a record (what the plan cache stores), whatever else the object holds. */
@@ -82,12 +128,13 @@ export function recordFromFacts(f: PlanFacts): PlanFileRecord {
 }
 
 /**
- * The folded text of a plan, reading the file when it was never read in this run (a record restored
- * from the cache). A file that cannot be read any more searches as empty until its watcher reports it.
+ * The folded text of a plan that is not large (see isLargePlan), reading the file when it was never read
+ * in this run (a record restored from the cache). A file that cannot be read any more searches as empty
+ * until its watcher reports it.
  */
 export function foldedText(record: PlanFileRecord): string {
   if (record.folded === null) {
-    const bytes = record.bytes ?? readRegularFileSync(record.filepath)?.bytes;
+    const bytes = record.bytes ?? readRegularFileSync(record.filepath, planLinks)?.bytes;
     record.folded = foldCase(bytes?.toString('utf8') ?? '');
     record.bytes = null;
   }

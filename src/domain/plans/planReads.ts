@@ -6,25 +6,40 @@ import { statOrNull } from '../files.js';
 import { foldCase } from '../fold.js';
 import { ScratchBuffer } from '../scratchBuffer.js';
 import { TimeSlicer } from '../timeSlicer.js';
+import { followLink } from '../linkPolicy.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
 import { listHead } from './planListJson.js';
 
-/** Plan file paths directly inside a folder (absolute, normalized); a missing or unreadable folder has none. */
-export function listPlanPaths(folder: string): string[] {
+/** Hears of a symlink that is not listed, and why (see linkPolicy.ts). */
+export type RefusedLink = (linkPath: string, reason: string) => void;
+
+/**
+ * Plan file paths directly inside a folder (absolute, normalized); a missing or unreadable folder has none.
+ * A symlink is listed only when it leads to a `.md` file in the same folder; `refused` hears of the others.
+ */
+export function listPlanPaths(folder: string, refused?: RefusedLink): string[] {
+  let entries;
   try {
-    const entries = readdirSync(folder, { withFileTypes: true });
-    // The folder is a normalized absolute path and a listed name has no separator, so this is path.join()
-    // without its normalization (~10 ms for 3,000 plans at start).
-    const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
-    // Symlinks are kept here and judged by readPlanFile's fstat: a link to a regular file is a plan.
-    return entries
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && isPlanFileName(e.name))
-      .map((e) => prefix + e.name);
+    entries = readdirSync(folder, { withFileTypes: true });
   } catch {
     return [];
   }
+  // The folder is a normalized absolute path and a listed name has no separator, so this is path.join()
+  // without its normalization (~10 ms for 3,000 plans at start).
+  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  const paths: string[] = [];
+  for (const e of entries) {
+    if (!isPlanFileName(e.name)) continue;
+    if (e.isFile()) {
+      paths.push(prefix + e.name);
+    } else if (e.isSymbolicLink()) {
+      const followed = followLink(prefix + e.name, folder, 'file');
+      if ('real' in followed) paths.push(prefix + e.name);
+      else refused?.(prefix + e.name, followed.refused);
+    }
+  }
+  return paths;
 }
-
 
 /** Whether a record still describes the file: a plan only changes by a write, which moves one of these. */
 function unmoved(record: PlanFileRecord, stats: Stats | null): boolean {
@@ -68,7 +83,8 @@ export async function readAll(
       out.set(filepath, previous);
       continue;
     }
-    const record = readPlanFile(filepath, scratch);
+    const read = readPlanFile(filepath, scratch);
+    const record = read instanceof Promise ? await read : read;
     // Its list entry's JSON now, while a start-up scan still runs: the list is built after it (see planListJson.ts).
     if (record) listHead(record);
     out.set(filepath, record);

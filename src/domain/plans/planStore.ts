@@ -1,11 +1,17 @@
 // The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { readRegularFile } from '../files.js';
+import { lstatOrNull, openRegularFile, readOpenedText } from '../files.js';
+import { followLink } from '../linkPolicy.js';
 import { foldCase } from '../fold.js';
+import { piecesContain, textPieces } from '../largeFiles.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
-import { foldedText, isPlanFileName, planFacts, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
+import {
+  foldedText, isLargePlan, isPlanFileName, planFacts, planLinks, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord,
+} from './planFile.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
 import { listedFields, planListJson } from './planListJson.js';
 import { linkedProjects, linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
@@ -15,6 +21,13 @@ export type { PlanLinker } from './savedList.js';
 export interface PlanChange {
   changed: string[];
   removed: string[];
+}
+
+/** A listed plan's file, opened for reading its content: the caller closes `handle`. */
+export interface OpenedPlan {
+  record: PlanFileRecord;
+  handle: FileHandle;
+  stats: Stats;
 }
 
 export class PlanStore {
@@ -37,6 +50,15 @@ export class PlanStore {
   /** Search preparation waits for startSearchPrep() when the owner asked for that (see the constructor). */
   private searchPrepStarted: boolean;
   private readonly clashesLogged = new Set<string>();
+  private readonly linksLogged = new Set<string>();
+  /** A symlink in a plans folder that is not listed (see listPlanPaths): said once per link. */
+  private readonly refusedLink = (linkPath: string, reason: string): void => {
+    if (this.linksLogged.has(linkPath)) return;
+    if (this.linksLogged.size >= 10_000) this.linksLogged.clear();
+    this.linksLogged.add(linkPath);
+    this.logger?.warn(`not listing the plan ${linkPath}, a symlink: ${reason}`);
+  };
+  private readonly list_ = (folder: string): string[] => listPlanPaths(folder, this.refusedLink);
   private readonly listeners = new Set<(change: PlanChange) => void>();
   /** Bumped on every visible change; HTTP layers key their serialized bodies on it. */
   version = 0;
@@ -92,7 +114,7 @@ export class PlanStore {
     this.restoredList = null;
     this.folders = [...folders];
     const before = new Map(this.files);
-    const paths = this.folders.flatMap(listPlanPaths);
+    const paths = this.folders.flatMap(this.list_);
     const fresh = await readAll(paths, (p) => before.get(p) ?? this.takeHint(p));
     this.files.clear();
     for (const [file, record] of fresh) if (record) this.files.set(file, record);
@@ -107,7 +129,7 @@ export class PlanStore {
    */
   adoptRestored(folders: string[]): boolean {
     if (this.files.size > 0) return false;
-    const records = restoredRecords(folders.flatMap(listPlanPaths), this.hints);
+    const records = restoredRecords(folders.flatMap(this.list_), this.hints);
     if (records === null) return false;
     this.folders = [...folders];
     for (const record of records) {
@@ -130,7 +152,7 @@ export class PlanStore {
     if (added.length === 0) return { changed: [], removed: [] };
     this.folders.push(...added);
     const changed: string[] = [];
-    for (const [filepath, record] of await readAll(added.flatMap(listPlanPaths), (p) => this.takeHint(p))) {
+    for (const [filepath, record] of await readAll(added.flatMap(this.list_), (p) => this.takeHint(p))) {
       if (!record) continue;
       this.files.set(filepath, record);
       changed.push(record.filename);
@@ -141,7 +163,7 @@ export class PlanStore {
   /** A folder appeared, vanished, was recreated or lost watcher events: re-list it and reconcile its files. */
   async rescanFolder(folder: string, onlyIfListingChanged = false): Promise<PlanChange> {
     if (!this.folders.includes(folder)) return { changed: [], removed: [] };
-    const present = listPlanPaths(folder);
+    const present = this.list_(folder);
     const known = [...this.files.keys()].filter((f) => path.dirname(f) === folder);
     // The periodic check for lost watcher events compares names first: one readdir when nothing is amiss.
     if (onlyIfListingChanged && present.length === known.length) {
@@ -177,12 +199,18 @@ export class PlanStore {
       return { changed: [], removed: [] };
     }
     const previous = this.files.get(filepath);
-    const record = readPlanFile(filepath);
+    const read = readPlanFile(filepath);
+    const record = read instanceof Promise ? await read : read;
+    // A symlink is only read through planLinks; one that may not be followed is not a plan.
     if (record) {
       this.files.set(filepath, record);
       const same = previous !== undefined && previous.modifiedMs === record.modifiedMs && previous.size === record.size &&
         sameText(previous, record);
       return this.changed({ changed: [record.filename], removed: [] }, !same);
+    }
+    if (lstatOrNull(filepath)?.isSymbolicLink()) {
+      const followed = followLink(filepath, path.dirname(filepath), 'file');
+      if ('refused' in followed) this.refusedLink(filepath, followed.refused);
     }
     if (!previous) return { changed: [], removed: [] };
     this.files.delete(filepath);
@@ -207,7 +235,7 @@ export class PlanStore {
 
   /** true once every plan has its search filter (searches are exact either way; this is about speed). */
   get filtersReady(): boolean {
-    for (const record of this.files.values()) if (!record.bloom) return false;
+    for (const record of this.files.values()) if (needsFilter(record)) return false;
     return true;
   }
 
@@ -274,16 +302,39 @@ export class PlanStore {
     return record ? this.toMetadata(record) : undefined;
   }
 
-  /** Current content of a listed plan; null when it is not listed or vanished since. */
-  async content(filename: string): Promise<string | null> {
+  /**
+   * The file of a listed plan, open for reading (null when it is not listed or cannot be opened any more).
+   * `stats` is the opened file's: describes() tells whether the listing still shows that version.
+   */
+  async open(filename: string): Promise<OpenedPlan | null> {
     const record = this.pick(filename);
     if (!record) return null;
-    const file = await readRegularFile(record.filepath);
-    return file ? file.text : null;
+    const opened = await openRegularFile(record.filepath, planLinks);
+    return opened && { record, ...opened };
   }
 
-  /** File names of plans whose content contains q, case-insensitively, in list order. */
-  search(q: string): string[] {
+  /** The whole content of a listed plan, or null (see open()). */
+  async content(filename: string): Promise<string | null> {
+    const opened = await this.open(filename);
+    return opened && readOpenedText(opened);
+  }
+
+  /** Whether the listing's record of a plan is the version `stats` (an fstat of its file) shows. */
+  describes(filename: string, stats: Stats): boolean {
+    const record = this.pick(filename);
+    return record !== undefined && record.size === stats.size && record.modifiedMs === stats.mtimeMs && record.ino === stats.ino;
+  }
+
+  /** The path a listed plan is read from, if it is listed. */
+  pathOf(filename: string): string | null {
+    return this.pick(filename)?.filepath ?? null;
+  }
+
+  /**
+   * File names of plans whose content contains q, case-insensitively, in list order. Large plans are
+   * read a chunk at a time for each search (their text is not kept, see largeFiles.ts).
+   */
+  async search(q: string): Promise<string[]> {
     if (q.length === 0) return [];
     const needle = foldCase(q);
     const trigrams = queryTrigrams(needle);
@@ -291,6 +342,10 @@ export class PlanStore {
     // The records themselves, in listing order: no lookup per plan, and a rare word is ruled out by
     // the filters of nearly all of them.
     for (const record of this.listed()) {
+      if (isLargePlan(record)) {
+        if (await largePlanContains(record, needle)) hits.push(record.filename);
+        continue;
+      }
       if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
       if (foldedText(record).includes(needle)) hits.push(record.filename);
     }
@@ -335,7 +390,7 @@ export class PlanStore {
       if (this.closed) return;
       const deadline = performance.now() + SLICE_MS;
       for (const record of this.files.values()) {
-        if (record.bloom) continue;
+        if (!needsFilter(record)) continue;
         record.bloom = buildTrigramBloom(foldedText(record));
         if (performance.now() > deadline) return this.scheduleFilters();
       }
@@ -348,7 +403,7 @@ export class PlanStore {
 
   /** Resolves once every plan has its search filter (at once when none lacks one). */
   whenSearchReady(): Promise<void> {
-    if ([...this.files.values()].every((record) => record.bloom !== null)) return Promise.resolve();
+    if (this.filtersReady) return Promise.resolve();
     return new Promise((resolve) => {
       this.searchReadyWaiters.push(resolve);
       this.scheduleFilters();
@@ -367,5 +422,22 @@ export class PlanStore {
     this.version++;
     for (const listener of this.listeners) listener(change);
     return change;
+  }
+}
+
+/** Large plans get no filter: their text is read a chunk at a time by each search instead of kept. */
+function needsFilter(record: PlanFileRecord): boolean {
+  return record.bloom === null && !isLargePlan(record);
+}
+
+async function largePlanContains(record: PlanFileRecord, needle: string): Promise<boolean> {
+  const opened = await openRegularFile(record.filepath, planLinks);
+  if (opened === null) return false;
+  try {
+    return await piecesContain(textPieces(opened.handle), needle, foldCase);
+  } catch {
+    return false;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
   }
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { sendText } from '../errors.js';
 import { routes } from '../schemas.js';
+import { sendContent } from '../contentAnswer.js';
 
 export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -21,9 +22,9 @@ export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
   });
 
   typed.get('/api/memory/content', { schema: routes.memoryContent }, async (request, reply) => {
-    const content = await viewer.memory.content(request.query.id);
-    if (content === null) return sendText(reply, 404, 'Memory not found');
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ content }));
+    const opened = await viewer.memory.open(request.query.id);
+    if (opened === null) return sendText(reply, 404, 'Memory not found');
+    return sendContent(reply, opened);
   });
 
   typed.get('/api/memory/search', { schema: routes.memorySearch }, async (request, reply) =>

@@ -5,6 +5,7 @@ import type { Viewer } from '../../viewer.js';
 import { sendText } from '../errors.js';
 import { routes } from '../schemas.js';
 import { CachedJson } from '../cachedJson.js';
+import { sendContent } from '../contentAnswer.js';
 
 // The list's own JSON (see PlanStore.listJson()) inside the answer's object.
 const PLANS_OPEN = Buffer.from('{"plans":');
@@ -22,13 +23,13 @@ export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
   void viewer.loaded.then(() => planList.current());
 
   typed.get('/api/plans/:filename/content', { schema: routes.planContent }, async (request, reply) => {
-    const content = await viewer.plans.content(request.params.filename);
-    if (content === null) return sendText(reply, 404, 'Plan not found');
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ content }));
+    const opened = await viewer.openPlan(request.params.filename);
+    if (opened === null) return sendText(reply, 404, 'Plan not found');
+    return sendContent(reply, opened);
   });
 
-  typed.get('/api/search', { schema: routes.search }, (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify({ filenames: viewer.plans.search(request.query.q) })));
+  typed.get('/api/search', { schema: routes.search }, async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify({ filenames: await viewer.plans.search(request.query.q) })));
 
   typed.get('/api/projects', { schema: routes.projects }, (_request, reply) => {
     return reply.type('application/json; charset=utf-8').send(JSON.stringify({ projects: viewer.plans.projects() }));
