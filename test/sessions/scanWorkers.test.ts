@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
 import { PART_FILES, ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
+import { eventually } from '../helpers/home.js';
 import { conversationLine, indexFacts, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
 let home: TempHome;
@@ -173,7 +174,8 @@ describe('the main thread\'s share of a start-up scan', () => {
     pool.joinAfter(new Promise<void>((resolve) => (finish = resolve)));
     const index = new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0, logger });
     const refreshed = index.refresh();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The stand-in worker answers (with what this thread had taken by then) while the work is pending.
+    expect(await eventually(() => warnings.length > 0, 30_000)).toBe(true);
     finish();
     await refreshed;
     // Nothing was taken while the plans (here: `finish`) were pending, and everything after.
