@@ -129,19 +129,19 @@ describe('subagent logs beside the sessions (Claude Code before 2.1.2)', () => {
       await viewer.watching;
       expect(linkOf(viewer, 'old-subagent-plan.md')).toEqual({ sessionId: null, project: null });
       const log = await home.write(agentLog(repo, AGENT_ID), legacyAgentLine(PARENT, repo, 'old-subagent-plan', AGENT_ID));
-      expect(await eventually(() => linkOf(viewer, 'old-subagent-plan.md')?.sessionId === PARENT)).toBe(true);
+      expect(await eventually(() => linkOf(viewer, 'old-subagent-plan.md')?.sessionId === PARENT, 15_000)).toBe(true);
       expect(linkOf(viewer, 'old-subagent-plan.md')).toEqual(LINKED);
       expect(linkOf(viewer, `old-subagent-plan-agent-${AGENT_ID}.md`)).toEqual(LINKED);
 
       await appendFile(log, legacyAgentLine(PARENT, repo, 'grown-plan', AGENT_ID));
-      expect(await eventually(() => linkOf(viewer, 'grown-plan.md')?.sessionId === PARENT)).toBe(true);
+      expect(await eventually(() => linkOf(viewer, 'grown-plan.md')?.sessionId === PARENT, 15_000)).toBe(true);
       expect(linkOf(viewer, 'grown-plan.md')).toEqual(LINKED);
 
       // A project folder first seen with nothing but such a log in it.
       const late = await home.repo('late');
       await home.plan('late-plan.md', '# Late\n');
       await home.write(agentLog(late, '11aa22bb'), `${conversationLine(late, uuid(3), null)}\n${legacyAgentLine(uuid(3), late, 'late-plan', '11aa22bb')}`);
-      expect(await eventually(() => linkOf(viewer, 'late-plan.md')?.project === 'late')).toBe(true);
+      expect(await eventually(() => linkOf(viewer, 'late-plan.md')?.project === 'late', 15_000)).toBe(true);
       expect(linkOf(viewer, 'late-plan.md')).toEqual({ sessionId: uuid(3), project: 'late' });
     } finally {
       await viewer.close();
