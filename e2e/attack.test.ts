@@ -5,10 +5,12 @@
 // (Plan bodies, titles and file names are covered by e2e/security.test.ts.) Everything is 127.0.0.1.
 import http from 'node:http';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempHome, encodeCwd, eventually, uuid } from '../test/helpers/home.js';
-import { startServer, type Running } from '../test/helpers/http.js';
+import { startServer, WEB_DIR, type Running } from '../test/helpers/http.js';
 
 const BASE_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -18,6 +20,8 @@ interface Seen {
   host: string;
   origin: string | null;
   site: string | null;
+  mode: string | null;
+  dest: string | null;
   type: string | null;
   status: number;
 }
@@ -30,6 +34,10 @@ let attackerPort: number;
 let planPath: string;
 const opened: string[] = [];
 const seen: Seen[] = [];
+/** Every event stream the viewer answered, as it started answering it. */
+const streams: { site: string | null; status: number }[] = [];
+/** Calls of the plan search (the route whose timing leaked plan text), counted on the real store. */
+let searches = 0;
 /** What the attacker page currently serves, keyed by path. */
 const attackerPages = new Map<string, string>();
 
@@ -57,12 +65,22 @@ beforeAll(async () => {
   ].join('\n'));
 
   viewer = await startServer({ claudeDir: home.claude, homeDir: home.root, opener: async (file) => (opened.push(file), true) });
+  const search = viewer.viewer.plans.search.bind(viewer.viewer.plans);
+  viewer.viewer.plans.search = (q: string) => (searches++, search(q));
   // Every request the viewer receives, with the headers that decide it and the answer it got.
-  viewer.app.server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+  // (Before fastify's own listener, which may answer synchronously.)
+  viewer.app.server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     res.on('finish', () => seen.push({
       method: req.method ?? '', url: req.url ?? '', host: req.headers.host ?? '', origin: req.headers.origin ?? null,
-      site: (req.headers['sec-fetch-site'] as string | undefined) ?? null, type: req.headers['content-type'] ?? null, status: res.statusCode,
+      site: (req.headers['sec-fetch-site'] as string | undefined) ?? null, mode: (req.headers['sec-fetch-mode'] as string | undefined) ?? null,
+      dest: (req.headers['sec-fetch-dest'] as string | undefined) ?? null, type: req.headers['content-type'] ?? null, status: res.statusCode,
     }));
+    // An event stream is answered at once but finishes only when closed: its status is taken from its head.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    (res as { writeHead: (...args: unknown[]) => http.ServerResponse }).writeHead = (...args: unknown[]) => {
+      if (req.url?.startsWith('/api/events')) streams.push({ site: (req.headers['sec-fetch-site'] as string | undefined) ?? null, status: Number(args[0]) });
+      return writeHead(...args);
+    };
   });
 
   attacker = http.createServer((req, res) => {
@@ -228,6 +246,120 @@ describe('an attacker page on another loopback port', () => {
     for (const p of preflights) expect(p.status).toBeGreaterThanOrEqual(400);
     expect(opened).toEqual([]);
   });
+
+  it('gets a 403 from the server for every read it makes: no-cors fetch, <img>, <script>, <link>, EventSource, iframe', async () => {
+    const target = `http://127.0.0.1:${viewer.port}`;
+    const index = await readFile(path.join(WEB_DIR, 'index.html'), 'utf8');
+    const uiScript = /src="(\/assets\/[^"]+\.js)"/.exec(index)![1]!;
+    const uiStyle = /href="(\/assets\/[^"]+\.css)"/.exec(index)![1]!;
+    // Each probe's URL is its own, so the server's log says which one arrived and what it was answered.
+    const probes = {
+      noCors: '/api/search?q=SECRET-PLAN-BODY-nocors',
+      cors: '/api/search?q=SECRET-PLAN-BODY-cors',
+      img: '/api/search?q=SECRET-PLAN-BODY-img',
+      script: '/api/search?q=SECRET-PLAN-BODY-script',
+      uiScript,
+      uiStyle,
+      imgContent: '/api/plans/target-plan.md/content',
+      events: '/api/events',
+      iframe: '/?view=memory',
+    };
+    const searchesBefore = searches;
+    const before = seen.length;
+    const streamsBefore = streams.length;
+    attackerPages.set('/reads', `<!doctype html>
+      <img src="${target}${probes.img}">
+      <img src="${target}${probes.imgContent}">
+      <link rel="stylesheet" href="${target}${probes.uiStyle}">
+      <iframe src="${target}${probes.iframe}"></iframe>
+      <script src="${target}${probes.script}"></script>
+      <script type="module" src="${target}${probes.uiScript}"></script>
+      <script type="module">
+        const results = {};
+        try { const r = await fetch('${target}${probes.noCors}', { mode: 'no-cors' }); results.noCors = r.type; } catch (e) { results.noCors = String(e); }
+        try { const r = await fetch('${target}${probes.cors}'); results.cors = r.status; } catch (e) { results.cors = 'blocked'; }
+        results.events = await new Promise((resolve) => {
+          const source = new EventSource('${target}${probes.events}');
+          source.onopen = () => { source.close(); resolve('open'); };
+          source.onerror = () => { const state = source.readyState; source.close(); resolve(state === EventSource.CLOSED ? 'failed' : 'retrying'); };
+        });
+        globalThis.__results = results;
+      </script>`);
+    const outcome = await withContext(async (context) => {
+      const page = await context.newPage();
+      // What came back over the wire, as Chromium's network layer saw it: most of these answers never reach
+      // the page (CORP and ORB block them), so Playwright's own response events do not report them.
+      // (Its events about one request come in no fixed order: they are joined by request id at the end.)
+      const urls = new Map<string, string>();
+      const codes = new Map<string, number>();
+      const cdp = await context.newCDPSession(page);
+      cdp.on('Network.requestWillBeSent', (e) => void urls.set(e.requestId, e.request.url));
+      cdp.on('Network.responseReceivedExtraInfo', (e) => void codes.set(e.requestId, e.statusCode));
+      const statuses = (): Map<string, number> => {
+        const byPath = new Map<string, number>();
+        for (const [id, code] of codes) {
+          const url = urls.get(id);
+          if (url !== undefined) byPath.set(new URL(url).pathname + new URL(url).search, code);
+        }
+        return byPath;
+      };
+      await cdp.send('Network.enable');
+      await page.goto(`http://127.0.0.1:${attackerPort}/reads`);
+      await page.waitForFunction('globalThis.__results !== undefined');
+      const results = await page.evaluate('globalThis.__results') as Record<string, unknown>;
+      const paths = Object.values(probes);
+      const arrived = await eventually(() => paths.every((p) => seen.slice(before).some((s) => s.url === p)), 10_000, 50);
+      await eventually(() => paths.every((p) => statuses().has(p)), 10_000, 50);
+      return { results, arrived, statuses: statuses() };
+    });
+    expect(outcome.arrived).toBe(true);
+    const fromAttacker = seen.slice(before).filter((s) => s.site === 'same-site');
+    for (const [name, url] of Object.entries(probes)) {
+      const got = fromAttacker.filter((s) => s.url === url);
+      expect([name, got.length > 0]).toEqual([name, true]);
+      // Refused by the server itself: 403 in its own log, for every attempt (EventSource gives up after one).
+      for (const s of got) expect([name, s.status]).toEqual([name, 403]);
+      expect([name, outcome.statuses.get(url)]).toEqual([name, 403]);
+    }
+    expect(fromAttacker.find((s) => s.url === probes.iframe)).toMatchObject({ mode: 'navigate', dest: 'iframe' });
+    expect(fromAttacker.find((s) => s.url === probes.img)).toMatchObject({ mode: 'no-cors', dest: 'image' });
+    expect(fromAttacker.find((s) => s.url === probes.script)).toMatchObject({ mode: 'no-cors', dest: 'script' });
+    expect(fromAttacker.find((s) => s.url === probes.events)).toMatchObject({ mode: 'cors', dest: 'empty' });
+    // No stream was ever opened for the attacker, and the search whose timing leaked plan text never ran.
+    expect(streams.slice(streamsBefore)).toEqual(fromAttacker.filter((s) => s.url === probes.events).map(() => ({ site: 'same-site', status: 403 })));
+    expect(searches).toBe(searchesBefore);
+    // What the page saw proves nothing (a hidden answer looks the same); it only shows the page got no data
+    // and that the EventSource gave up instead of retrying.
+    expect(outcome.results).toMatchObject({ cors: 'blocked', events: 'failed' });
+    expect(outcome.results.noCors).not.toBe('basic');
+  });
+
+  it('can still send the user to the UI page, which then works as usual (its own requests are same-origin)', async () => {
+    const target = `http://127.0.0.1:${viewer.port}`;
+    attackerPages.set('/link', `<!doctype html><a id="go" href="${target}/?view=plans">open the viewer</a>`);
+    const before = seen.length;
+    const streamsBefore = streams.length;
+    const searchesBefore = searches;
+    await withContext(async (context) => {
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${attackerPort}/link`);
+      await Promise.all([page.waitForURL(`${target}/?view=plans`), page.click('#go')]);
+      await page.waitForSelector('.topbar');
+      await page.getByText('Target plan').first().waitFor();
+      // The UI's search goes through the API like any other request of the page.
+      await page.getByRole('searchbox').fill('SECRET-PLAN-BODY');
+      expect(await eventually(() => searches > searchesBefore, 15_000, 50)).toBe(true);
+      // And its event stream is open.
+      expect(await eventually(() => streams.slice(streamsBefore).some((s) => s.site === 'same-origin' && s.status === 200), 15_000, 50)).toBe(true);
+    });
+    const navigation = seen.slice(before).find((s) => s.url === '/?view=plans');
+    expect(navigation).toMatchObject({ site: 'same-site', mode: 'navigate', dest: 'document', status: 200 });
+    const fromUi = seen.slice(before).filter((s) => s.url !== '/?view=plans' && s.host === `127.0.0.1:${viewer.port}`);
+    expect(fromUi.some((s) => s.url === '/api/plans')).toBe(true);
+    expect(fromUi.some((s) => s.url.startsWith('/assets/'))).toBe(true);
+    for (const s of fromUi) expect([s.url, s.site, s.status === 403]).toEqual([s.url, 'same-origin', false]);
+    for (const s of streams.slice(streamsBefore)) expect(s).toEqual({ site: 'same-origin', status: 200 });
+  }, 60_000);
 });
 
 describe('hostile memory names and descriptions', () => {

@@ -1,5 +1,6 @@
-// Who may talk to the service: the Host allowlist (the only defence against DNS rebinding) and the
-// same-origin rule for state-changing requests (the defence against other web pages, CSRF).
+// Who may talk to the service: the Host allowlist (the only defence against DNS rebinding), the
+// Fetch-Metadata isolation of every route (against other web pages reading by timing or running up
+// costs) and the same-origin rule for state-changing requests (against CSRF).
 import type { IncomingMessage } from 'node:http';
 
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -43,6 +44,28 @@ export function hostAllowed(req: IncomingMessage, config: GuardConfig): boolean 
 }
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+
+/**
+ * Fetch-Metadata resource isolation (security rule 3a), on every route and method. A GET the browser
+ * hides from another site's page still runs here: its timing leaks what a search found, and its cost can
+ * be triggered at will. So a request a browser says another site sent (`cross-site`, or `same-site`: a
+ * page on another loopback port) is refused, except a top-level navigation to the UI page, which is how a
+ * link elsewhere opens the viewer; the page then talks to the API as `same-origin`. Navigations to other
+ * paths (an API URL, an asset) and frames are refused too. Any other value, or the header sent twice, is
+ * refused: browsers send exactly one of four. Without the header (curl, scripts, browsers before Fetch
+ * Metadata) the request goes on; the Host allowlist and the rule below cover those.
+ */
+export function fetchSiteAllowed(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site === undefined || site === 'same-origin' || site === 'none') return true;
+  return req.method === 'GET' && req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document' &&
+    uiPage(req.url ?? '');
+}
+
+/** `/` with or without a query: the UI page (the app reads its state from the query). */
+function uiPage(target: string): boolean {
+  return target === '/' || target.startsWith('/?');
+}
 
 /**
  * A state-changing request must come from our own page or from a non-browser client. Sec-Fetch-Site is

@@ -17,8 +17,10 @@ Behaviour where the interface leaves it open:
 - **Absent q** on the search endpoints behaves as an empty q: no matches (200).
 - **Absent id** on GET /api/memory/content is an unknown id: 404 \`Memory not found\`.
 - **Errors** beyond the spec's table, all plain text: 403 for a Host that is not a loopback name (or one allowed with
-  \`--allow-host\`) and for cross-origin state-changing requests; 404 for unknown paths; 405 for a wrong method
-  (with an \`Allow\` header); 413 for POST bodies over 16 KiB; 400 for malformed URLs.
+  \`--allow-host\`), for cross-origin state-changing requests, and for any request a browser marks as sent by another
+  site (\`Sec-Fetch-Site: cross-site\` or \`same-site\`) except a top-level navigation to the UI page \`/\`; 404 for
+  unknown paths; 405 for a wrong method (with an \`Allow\` header); 413 for POST bodies over 16 KiB; 400 for malformed
+  URLs and for a malformed percent-escape (or escapes that are not UTF-8) in any query string.
 - **POST /api/open** accepts only \`Content-Type: application/json\`; anything else is a malformed body (400 \`Invalid path\`).
 - **At start**: the service accepts connections while its first scan of the logs runs; a request that comes meanwhile
   is answered once the scan is done, so no answer ever holds a partial list.

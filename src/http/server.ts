@@ -1,12 +1,13 @@
 // Builds the fastify app: guards first, then thin routes over the Viewer, then the OpenAPI document.
 import { STATUS_CODES } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
 import { installErrorHandling, sendText, statusText, type RouteTable } from './errors.js';
-import { hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
+import { fetchSiteAllowed, hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
 import { lazyCompilers } from './lazyCompilers.js';
 import { openapiOptions } from './openapi.js';
+import { MALFORMED_QUERY, parseQueryString } from './queryString.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -55,7 +56,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     bodyLimit: BODY_LIMIT,
     // A plan file name can be 255 bytes (`<100-char slug>-agent-<id>.md` is ~127 characters); the router's
     // default 100-character limit on a path parameter would answer such a plan's content with 404.
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: 1024, querystringParser: parseQueryString },
     // No type coercion: `{"filepath": ["<listed path>"]}` is a malformed body (400), not that path.
     // The route schemas are TypeBox's and checked by the OpenAPI tests, so ajv need not validate them
     // against its meta-schema at every start (compiling that cost ~60 ms).
@@ -68,11 +69,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // would undo the one above: a client trickling a body would hold its connection forever.
     requestTimeout: 30_000,
     return503OnClosing: true,
-    // Errors raised before routing (a malformed percent-escape) bypass the error handler.
-    frameworkErrors: (error, _request, reply) => {
+    // Errors raised while routing (a malformed percent-escape in the path) bypass the error handler and
+    // the hooks: the perimeter is applied here too, so such a request from a foreign Host or another
+    // site gets the same 403 as any other.
+    frameworkErrors: (error, request, reply) => {
+      if (!admitted(request, reply)) return;
       const status = (error as { statusCode?: number }).statusCode ?? 400;
-      void reply.headers(SECURITY_HEADERS);
-      return sendText(reply, status >= 400 && status < 500 ? 400 : 500, statusText(status >= 500 ? 500 : 400));
+      if (status >= 500) return sendText(reply, 500, statusText(500));
+      const code = (error as { code?: string }).code;
+      return sendText(reply, 400, code === 'FST_ERR_BAD_URL' ? 'Bad request: malformed URL' : statusText(400));
     },
     // Requests Node cannot parse (bad framing, header overflow, slow headers) never reach the hooks; they
     // are answered in plain text with the security headers too, instead of fastify's default JSON.
@@ -101,18 +106,30 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   });
 
-  app.addHook('onRequest', (request, reply, done) => {
+  /**
+   * The perimeter, before anything else of ours runs for a request (routes, the UI's files, the event
+   * stream, the OpenAPI document, not-found answers): false when it answered with a 403.
+   */
+  const admitted = (request: FastifyRequest, reply: FastifyReply): boolean => {
     void reply.headers(SECURITY_HEADERS);
-    if (!hostAllowed(request.raw, guard)) return void sendText(reply, 403, 'Forbidden: host not allowed');
+    const refuse = (message: string): false => (void sendText(reply, 403, message), false);
+    if (!hostAllowed(request.raw, guard)) return refuse('Forbidden: host not allowed');
+    if (!fetchSiteAllowed(request.raw)) return refuse('Forbidden: cross-origin request');
     if (options.accessToken) {
-      const via = tokenSource(request.raw.headers, request.url, options.accessToken);
-      if (via === null) return void sendText(reply, 403, 'Forbidden: missing or wrong access token');
+      const via = tokenSource(request.raw.headers, request.query, options.accessToken);
+      if (via === null) return refuse('Forbidden: missing or wrong access token');
       // The printed URL carries the token once; the cookie lets the page's own requests carry it after.
       if (via === 'query') void reply.header('set-cookie', `pmv_token=${options.accessToken}; HttpOnly; SameSite=Strict; Path=/`);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOriginAllowed(request.raw, guard)) {
-      return void sendText(reply, 403, 'Forbidden: cross-origin request');
+      return refuse('Forbidden: cross-origin request');
     }
+    return true;
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!admitted(request, reply)) return;
+    if (request.query === MALFORMED_QUERY) return void sendText(reply, 400, 'Bad request: malformed percent-escape in the query');
     // The CLI listens while the first scan runs: a client that connects early (a browser opened at once)
     // is answered as soon as the stores are complete, never with a partial list.
     if (options.viewer.isLoaded) return done();
@@ -136,10 +153,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 }
 
 /** The token of a non-loopback launch: a header for scripts, a cookie for the browser after ?token=. */
-function tokenSource(headers: import('node:http').IncomingHttpHeaders, url: string, token: string): 'header' | 'cookie' | 'query' | null {
+function tokenSource(headers: import('node:http').IncomingHttpHeaders, query: unknown, token: string): 'header' | 'cookie' | 'query' | null {
   if (headers['x-viewer-token'] === token) return 'header';
   const cookie = headers.cookie ?? '';
   if (cookie.split(/;\s*/).includes(`pmv_token=${token}`)) return 'cookie';
-  const query = url.includes('?') ? new URLSearchParams(url.slice(url.indexOf('?') + 1)) : null;
-  return query?.get('token') === token ? 'query' : null;
+  // The query as parseQueryString decoded it (null when routing failed before a query was parsed).
+  return typeof query === 'object' && query !== null && (query as Record<string, unknown>).token === token ? 'query' : null;
 }

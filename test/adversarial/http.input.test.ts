@@ -56,6 +56,16 @@ function expectSafe(res: RawResponse, allowed: number[]): void {
   if (res.status >= 400) expect(res.headers['content-type']).toMatch(/^text\/plain/);
 }
 
+/** Whether a percent-encoded text decodes (well-formed escapes of UTF-8): what the service accepts. */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Percent-encodes every byte of a string's UTF-8 form (or raw bytes): the widest legal request target. */
 function percentBytes(bytes: Uint8Array): string {
   return [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -87,7 +97,7 @@ describe('file names and URL decoding', () => {
     );
   });
 
-  it('answers any byte sequence in a path or query parameter with 200, 400 or 404, never a 5xx', async () => {
+  it('answers any byte sequence in a path or query parameter with 200 or 404 when it is UTF-8, 400 when not, never a 5xx', async () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 24 }),
       fc.constantFrom([0xc0, 0xae], [0xc0, 0xaf], [0xe0, 0x80, 0xae], [0xf0, 0x80, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x00], [0x2e, 0x2e, 0x2f])
@@ -99,11 +109,59 @@ describe('file names and URL decoding', () => {
         const pathname = where === 'plan' ? `/api/plans/${p}/content` : where === 'id' ? `/api/memory/content?id=${p}`
           : where === 'q' ? `/api/search?q=${p}` : `/api/memory/search?q=${p}`;
         const res = await request(server.port, { path: pathname });
-        expectSafe(res, [200, 400, 404]);
-        if (where === 'q' || where === 'mq') expect(res.status).toBe(200);
+        // Escapes that are not UTF-8 (overlong forms, surrogates, `%ff`) decode to nothing anyone wrote:
+        // 400 in the path and in the query alike (security rule 7).
+        const utf8 = decodes(p);
+        expectSafe(res, utf8 ? [200, 404] : [400]);
+        if (utf8 && (where === 'q' || where === 'mq')) expect(res.status).toBe(200);
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('answers a malformed percent-escape in the query of any route with 400 in plain text, and still takes well-formed ones', async () => {
+    const ROUTES = ['/', '/api/plans', '/api/plans/target-plan.md/content', '/api/search', '/api/memory', '/api/memory/content',
+      '/api/memory/search', '/api/projects', '/api/openapi.json', '/api/events', '/assets/none.js', '/nope'];
+    const BAD = ['%zz', '%', '%4', 'a%', '%g0', '%%41', '%ff', '%c0%ae', '%ed%a0%80', '%e0%a4%a', '%f0%80%80%af', '%u002e'];
+    let tried = 0;
+    for (const route of ROUTES) {
+      for (const bad of BAD) {
+        for (const query of [`q=${bad}`, `id=${bad}`, `${bad}=1`, `q=needle&x=${bad}`, `q=ok&q=${bad}`]) {
+          const res = await request(server.port, { path: `${route}?${query}` });
+          const label = `${route}?${query}`;
+          expectSafe(res, [400]);
+          expect([label, res.body]).toEqual([label, 'Bad request: malformed percent-escape in the query']);
+          tried++;
+        }
+      }
+    }
+    // POST routes too: the query is refused before the body is looked at.
+    for (const route of ['/api/open', '/api/refresh']) {
+      const res = await request(server.port, { method: 'POST', path: `${route}?x=%zz`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ filepath: planPath }) });
+      expectSafe(res, [400]);
+      expect(res.body).toBe('Bad request: malformed percent-escape in the query');
+    }
+    expect(tried).toBe(ROUTES.length * BAD.length * 5);
+    expect(server.opened).toEqual([]);
+    // Decoded once, `+` as a space, as before.
+    expect(JSON.parse((await request(server.port, { path: '/api/search?q=%4E%45edle' })).body)).toEqual({ filenames: ['target-plan.md'] });
+    expect(JSON.parse((await request(server.port, { path: '/api/search?q=%23+Target' })).body)).toEqual({ filenames: ['target-plan.md'] });
+    expect(JSON.parse((await request(server.port, { path: '/api/search?q=%2545' })).body)).toEqual({ filenames: [] });
+    expect(JSON.parse((await request(server.port, { path: `/api/memory/content?id=${encodeURIComponent(entries[0]!.id)}&x=%41` })).body)).toHaveProperty('content');
+  });
+
+  it('answers a malformed percent-escape in the path with 400 in plain text, after the same perimeter as every request', async () => {
+    for (const bad of ['%zz', '%', 'a%4', '%ff', '%c0%ae', '%ed%a0%80']) {
+      const res = await request(server.port, { path: `/api/plans/${bad}/content` });
+      expectSafe(res, [400]);
+      expect(res.body).toBe('Bad request: malformed URL');
+      // Routing failed before the hooks ran: the Host allowlist and the cross-site refusal still answer first.
+      const foreign = await request(server.port, { path: `/api/plans/${bad}/content`, host: 'evil.example' });
+      expect([bad, foreign.status, foreign.body]).toEqual([bad, 403, 'Forbidden: host not allowed']);
+      const crossSite = await request(server.port, { path: `/api/plans/${bad}/content`, headers: { 'Sec-Fetch-Site': 'cross-site' } });
+      expect([bad, crossSite.status, crossSite.body]).toEqual([bad, 403, 'Forbidden: cross-origin request']);
+      expect(crossSite.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 
   it('finds what search should find for any query text, and never errors', async () => {
@@ -139,13 +197,15 @@ describe('traversal in every parameter', () => {
     for (const t of TRAVERSALS) {
       const res = await request(server.port, { path: `/api/plans/${t}/content` });
       expectSafe(res, [400, 404]);
+      if (!decodes(t)) expect([t, res.status]).toEqual([t, 400]);
     }
   });
 
   it('never reaches an unlisted file through the memory id', async () => {
     for (const t of TRAVERSALS) {
       const res = await request(server.port, { path: `/api/memory/content?id=${t}` });
-      expectSafe(res, [400, 404]);
+      // A bad escape (`%u002e`, overlong `%c0%ae`) is a bad request, not an id to look up.
+      expectSafe(res, decodes(t) ? [404] : [400]);
       if (res.status === 404) expect(res.body).toBe('Memory not found');
     }
     // The listed ids do work, so the refusals above are not a broken route.
@@ -160,10 +220,10 @@ describe('traversal in every parameter', () => {
     const ids = new Set(entries.map((e) => e.id));
     for (const t of TRAVERSALS) {
       const res = await request(server.port, { path: `/api/search?q=${t}` });
-      expectSafe(res, [200, 400]);
+      expectSafe(res, decodes(t) ? [200] : [400]);
       if (res.status === 200) for (const f of (JSON.parse(res.body) as { filenames: string[] }).filenames) expect(names.has(f)).toBe(true);
       const mem = await request(server.port, { path: `/api/memory/search?q=${t}` });
-      expectSafe(mem, [200, 400]);
+      expectSafe(mem, decodes(t) ? [200] : [400]);
       if (mem.status === 200) for (const id of (JSON.parse(mem.body) as { ids: string[] }).ids) expect(ids.has(id)).toBe(true);
     }
   });

@@ -1,9 +1,12 @@
 // The request-origin matrix: every combination of Host, Origin, Sec-Fetch-Site and Content-Type against
 // the state-changing routes, checked against an oracle written from security.md rules 2-5, plus CORS
 // preflights on every route. test/http/security.test.ts has the hand-picked cases; this is the product.
+import http from 'node:http';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempHome } from '../helpers/home.js';
-import { request } from '../helpers/http.js';
+import { request, WEB_DIR, type RawRequest, type RawResponse } from '../helpers/http.js';
 import { harness, type Harness } from './support.js';
 
 let home: TempHome;
@@ -185,10 +188,13 @@ describe('Host allowlist x route x method', () => {
           headers: headersFor(origin, null, 'application/json', server.port), body: JSON.stringify({ filepath: plan }),
         });
         expect([host, origin, res.status]).toEqual([host, origin, originOk ? 200 : 403]);
-        const get = await request(server.port, { path: '/api/plans', host: fill(host, server.port), headers: headersFor(origin, 'cross-site', null, server.port) });
-        // Reads are not state-changing: the browser's CORS and CORP keep their bodies from other sites.
+        const get = await request(server.port, { path: '/api/plans', host: fill(host, server.port), headers: headersFor(origin, null, null, server.port) });
         expect(get.status).toBe(200);
         expectNoCors(get.headers);
+        // A read another site sends is refused too (rule 3a): hidden from the page, it would still run.
+        const crossSite = await request(server.port, { path: '/api/plans', host: fill(host, server.port), headers: headersFor(origin, 'cross-site', null, server.port) });
+        expect([host, origin, crossSite.status]).toEqual([host, origin, 403]);
+        expectNoCors(crossSite.headers);
       }
     }
     server.opened.length = 0;
@@ -201,6 +207,106 @@ describe('Host allowlist x route x method', () => {
     }
     const own = await request(server.port, { path: `http://127.0.0.1:${server.port}/api/plans`, headers: { Connection: 'close' } });
     expect(own.status).toBe(200);
+  });
+});
+
+describe('Fetch Metadata: Sec-Fetch-Site x Sec-Fetch-Mode x Sec-Fetch-Dest x route x method', () => {
+  /** [Sec-Fetch-Site value or null, whether it alone lets a request through]. */
+  const FETCH_SITES: [string | string[] | null, boolean][] = [
+    [null, true], ['same-origin', true], ['none', true], ['same-site', false], ['cross-site', false], ['Cross-Site', false], ['', false],
+    [['same-origin', 'cross-site'], false],
+  ];
+  const MODES = [null, 'navigate', 'no-cors', 'cors', 'same-origin', 'websocket'];
+  const DESTS = [null, 'document', 'iframe', 'object', 'image', 'script', 'empty'];
+
+  /** The oracle, from security.md rule 3a: refused unless the site is ours (or unsaid), or it is a top-level navigation to `/`. */
+  function admitted(siteOk: boolean, method: string, pathname: string, mode: string | null, dest: string | null): boolean {
+    return siteOk || (method === 'GET' && mode === 'navigate' && dest === 'document' && (pathname === '/' || pathname.startsWith('/?')));
+  }
+
+  /** A request whose answer's head is enough (an admitted event stream never ends). */
+  function exchange(port: number, req: RawRequest): Promise<RawResponse> {
+    if (!req.path.startsWith('/api/events')) return request(port, req);
+    return new Promise((resolve, reject) => {
+      const raw: string[] = ['Host', `127.0.0.1:${port}`];
+      for (const [name, value] of Object.entries(req.headers ?? {})) for (const v of Array.isArray(value) ? value : [value]) raw.push(name, v);
+      const r = http.request({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers: raw, setHost: false, agent: false }, (res) => {
+        if (res.statusCode === 200) {
+          resolve({ status: 200, headers: res.headers, body: '' });
+          return void r.destroy();
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      r.on('error', (error) => (r.destroyed ? undefined : reject(error)));
+      r.end();
+    });
+  }
+
+  /** Calls into the viewer's stores, counted (the real methods still run): what a refused request must never reach. */
+  function countStoreCalls(): () => number {
+    let calls = 0;
+    const wrap = (store: object, names: string[]): void => {
+      const methods = store as Record<string, (...args: unknown[]) => unknown>;
+      for (const name of names) {
+        const original = methods[name]!.bind(store);
+        methods[name] = (...args: unknown[]) => (calls++, original(...args));
+      }
+    };
+    wrap(server.viewer.plans, ['content', 'search', 'projects']);
+    wrap(server.viewer.memory, ['list', 'content', 'search']);
+    wrap(server.viewer, ['refresh']);
+    return () => calls;
+  }
+
+  it('refuses every request another site sent before anything runs, except a top-level navigation to the UI page', async () => {
+    const asset = `/assets/${(await readdir(path.join(WEB_DIR, 'assets'))).find((f) => f.endsWith('.js'))!}`;
+    const ROUTES: [string, string, boolean][] = [
+      // [method, path, whether an admitted request reaches a store]
+      ['GET', '/', false], ['GET', '/?view=memory', false], ['GET', asset, false], ['GET', '/index.html', false], ['GET', '/api/plans', false],
+      ['GET', '/api/plans/target-plan.md/content', true], ['GET', '/api/search?q=target', true], ['GET', '/api/memory', true],
+      ['GET', '/api/memory/content?id=x', true], ['GET', '/api/memory/search?q=t', true], ['GET', '/api/projects', true],
+      ['GET', '/api/openapi.json', false], ['GET', '/api/events', false], ['HEAD', '/', false], ['HEAD', '/api/search?q=t', true],
+      ['POST', '/api/open', false], ['POST', '/api/refresh', true], ['OPTIONS', '/api/plans', false], ['GET', '/nope', false],
+      ['GET', '/api/plans/%zz/content', false],
+    ];
+    const calls = countStoreCalls();
+    const openedBefore = server.opened.length;
+    let refused = 0;
+    let tried = 0;
+    for (const [method, pathname, reachesStore] of ROUTES) {
+      for (const [site, siteOk] of FETCH_SITES) {
+        for (const mode of MODES) {
+          for (const dest of DESTS) {
+            const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json' };
+            if (site !== null) headers['Sec-Fetch-Site'] = site;
+            if (mode !== null) headers['Sec-Fetch-Mode'] = mode;
+            if (dest !== null) headers['Sec-Fetch-Dest'] = dest;
+            const before = calls();
+            const res = await exchange(server.port, { method, path: pathname, headers, body: method === 'POST' ? JSON.stringify({ filepath: plan }) : undefined });
+            const label = JSON.stringify({ method, pathname, site, mode, dest });
+            tried++;
+            expectNoCors(res.headers);
+            expect(res.headers['x-content-type-options']).toBe('nosniff');
+            if (admitted(siteOk, method, pathname, mode, dest)) {
+              expect([label, res.status === 403]).toEqual([label, false]);
+              if (reachesStore) expect([label, calls() > before]).toEqual([label, true]);
+            } else {
+              refused++;
+              expect([label, res.status, method === 'HEAD' ? '' : res.body]).toEqual([label, 403, method === 'HEAD' ? '' : 'Forbidden: cross-origin request']);
+              expect(res.headers['content-type']).toMatch(/^text\/plain/);
+              expect([label, calls()]).toEqual([label, before]);
+            }
+          }
+        }
+      }
+    }
+    expect(tried).toBe(ROUTES.length * FETCH_SITES.length * MODES.length * DESTS.length);
+    expect(refused).toBeGreaterThan(tried / 2);
+    // Only the requests of our own site (or none said) reached the opener: 3 sites x every mode and dest.
+    expect(server.opened.length - openedBefore).toBe(3 * MODES.length * DESTS.length);
+    server.opened.length = 0;
   });
 });
 

@@ -1,9 +1,9 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWithSystem } from '../../src/platform/opener.js';
 import { TempHome } from '../helpers/home.js';
-import { request, startServer, type Running } from '../helpers/http.js';
+import { request, startServer, WEB_DIR, type Running } from '../helpers/http.js';
 
 let home: TempHome;
 let server: Running;
@@ -94,6 +94,95 @@ describe('same-origin rule for state-changing requests', () => {
     const res = await open(headers);
     expect(res.status).toBe(200);
     expect(opened.at(-1)).toBe(planPath);
+  });
+});
+
+describe('Fetch-Metadata isolation of every route (rule 3a)', () => {
+  const CROSS = ['cross-site', 'same-site'];
+  const NAVIGATE = { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
+  let asset: string;
+
+  beforeAll(async () => {
+    asset = `/assets/${(await readdir(path.join(WEB_DIR, 'assets'))).find((f) => f.endsWith('.js'))!}`;
+  });
+
+  const everyRoute = (): [string, string][] => [
+    ['GET', '/api/plans'], ['GET', '/api/plans/safe-plan.md/content'], ['GET', '/api/search?q=safe'], ['GET', '/api/memory'],
+    ['GET', '/api/memory/content?id=x'], ['GET', '/api/memory/search?q=x'], ['GET', '/api/projects'], ['GET', '/api/openapi.json'],
+    ['GET', '/api/events'], ['GET', '/'], ['GET', asset], ['GET', '/nope'], ['HEAD', '/api/plans'], ['HEAD', '/'],
+    ['POST', '/api/open'], ['POST', '/api/refresh'], ['OPTIONS', '/api/plans'],
+  ];
+
+  it('refuses a request another site sent, on every route and method, with a plain-text 403 and the security headers', async () => {
+    const openedBefore = opened.length;
+    for (const site of CROSS) {
+      for (const [method, pathname] of everyRoute()) {
+        for (const mode of ['no-cors', 'cors', 'navigate']) {
+          // (A refused event stream is answered and closed: an admitted one would keep this request open.)
+          const res = await request(server.port, {
+            method, path: pathname,
+            headers: { 'Sec-Fetch-Site': site, 'Sec-Fetch-Mode': mode, 'Sec-Fetch-Dest': mode === 'navigate' ? 'iframe' : 'empty', 'Content-Type': 'application/json' },
+            body: method === 'POST' ? JSON.stringify({ filepath: planPath }) : undefined,
+          });
+          const label = `${site} ${mode} ${method} ${pathname}`;
+          expect([label, res.status]).toEqual([label, 403]);
+          if (method !== 'HEAD') expect([label, res.body]).toEqual([label, 'Forbidden: cross-origin request']);
+          expect(res.headers['content-type']).toMatch(/^text\/plain/);
+          expect(res.headers['x-content-type-options']).toBe('nosniff');
+          expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+          expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        }
+      }
+    }
+    expect(opened.length).toBe(openedBefore);
+  });
+
+  it('lets a top-level navigation from another site open the UI page, with or without a query', async () => {
+    for (const site of CROSS) {
+      for (const pathname of ['/', '/?view=memory', '/?view=plans&plan=safe-plan.md']) {
+        const res = await request(server.port, { path: pathname, headers: { 'Sec-Fetch-Site': site, ...NAVIGATE, 'Sec-Fetch-User': '?1' } });
+        expect([site, pathname, res.status]).toEqual([site, pathname, 200]);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+    }
+  });
+
+  it('refuses navigations from another site to anything but the UI page, framed ones and non-GET ones', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      ['GET', '/api/plans', NAVIGATE], ['GET', '/api/plans/safe-plan.md/content', NAVIGATE], ['GET', '/api/events', NAVIGATE],
+      ['GET', '/api/openapi.json', NAVIGATE], ['GET', '/index.html', NAVIGATE], ['GET', '/nope', NAVIGATE], ['GET', '//', NAVIGATE],
+      ['GET', '/', { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' }], ['GET', '/', { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'object' }],
+      ['GET', '/', { 'Sec-Fetch-Mode': 'navigate' }], ['GET', '/', { 'Sec-Fetch-Dest': 'document' }], ['GET', '/', { 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' }],
+      ['HEAD', '/', NAVIGATE], ['POST', '/', NAVIGATE], ['POST', '/api/refresh', NAVIGATE],
+    ];
+    for (const [method, pathname, headers] of cases) {
+      for (const site of CROSS) {
+        const res = await request(server.port, { method, path: pathname, headers: { 'Sec-Fetch-Site': site, ...headers } });
+        const label = `${site} ${method} ${pathname} ${JSON.stringify(headers)}`;
+        expect([label, res.status]).toEqual([label, 403]);
+      }
+    }
+    const navigateToAsset = await request(server.port, { path: asset, headers: { 'Sec-Fetch-Site': 'cross-site', ...NAVIGATE } });
+    expect(navigateToAsset.status).toBe(403);
+  });
+
+  it('refuses values browsers never send, and the header sent twice', async () => {
+    for (const site of ['Cross-Site', 'SAME-ORIGIN', '', 'unknown', ['same-origin', 'cross-site'], ['same-origin', 'same-origin']]) {
+      const res = await request(server.port, { path: '/api/plans', headers: { 'Sec-Fetch-Site': site } });
+      expect([site, res.status]).toEqual([site, 403]);
+    }
+  });
+
+  it('serves same-origin requests, direct navigations (none) and clients that send no Fetch Metadata (curl, scripts)', async () => {
+    const ours: Record<string, string>[] = [{}, { 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty' }, { 'Sec-Fetch-Site': 'none', ...NAVIGATE }];
+    for (const headers of ours) {
+      for (const pathname of ['/api/plans', '/api/search?q=safe', '/', asset, '/api/openapi.json']) {
+        const res = await request(server.port, { path: pathname, headers });
+        expect([pathname, headers, res.status]).toEqual([pathname, headers, 200]);
+      }
+    }
+    const search = await request(server.port, { path: '/api/search?q=safe', headers: { 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'cors' } });
+    expect(JSON.parse(search.body)).toEqual({ filenames: ['safe-plan.md'] });
   });
 });
 

@@ -36,6 +36,19 @@ export function conversationLine(line: ConversationLine): string {
   return `${JSON.stringify(record)}\n`;
 }
 
+/**
+ * A line of a subagent log of Claude Code before 2.1.2 (`<folder>/agent-<id>.jsonl`): the parent session's
+ * sessionId and slug, and the subagent's own agentId. The ids come before the message, as in older logs
+ * (claude-code-formats.md), rather than ending the line.
+ */
+export function legacyAgentLine(sessionId: string, cwd: string, slug: string, agentId: string): string {
+  return `${JSON.stringify({
+    parentUuid: null, isSidechain: true, userType: 'external', cwd, sessionId, version: '2.0.76', gitBranch: 'main', agentId, slug,
+    type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Planning.' }] }, uuid: '4e5f0000-0000-4000-8000-000000000000',
+    timestamp: '2025-12-19T09:00:04.880Z',
+  })}\n`;
+}
+
 /** A metadata line: carries the sessionId but neither cwd nor slug. */
 export function metadataLine(sessionId: string, prompt = 'do the thing'): string {
   return `${JSON.stringify({ type: 'last-prompt', lastPrompt: prompt, sessionId })}\n`;

@@ -26,6 +26,9 @@ describe('SessionIndex: which files are logs', () => {
       `${FOLDER}/${SID_A}.jsonl`,
       `${FOLDER}/${SID_A}/subagents/agent-a7b1cd4effbcbdebe.jsonl`,
       `${FOLDER}/${SID_A}/subagents/workflows/run-1/agent-a1.jsonl`,
+      // Subagent logs of Claude Code before 2.1.2, beside the sessions.
+      `${FOLDER}/agent-6c6a1b5e.jsonl`,
+      `${FOLDER}/agent-a7b1cd4effbcbdebe.jsonl`,
     ];
     const no = [
       `${SID_A}.jsonl`,
@@ -47,6 +50,17 @@ describe('SessionIndex: which files are logs', () => {
       `${FOLDER}/not-a-uuid/subagents/agent-1.jsonl`,
       `.hidden/${SID_A}.jsonl`,
       `${FOLDER}/${SID_A}/subagents/a/b/c/d/e/f/g/agent-1.jsonl`,
+      `${FOLDER}/agent-.jsonl`,
+      `${FOLDER}/agent-1.tmp.1.jsonl`,
+      `${FOLDER}/agent-1.jsonl.tmp.123.abcdef012345`,
+      `${FOLDER}/agent-1.orphaned-2.jsonl`,
+      `${FOLDER}/agent-1.jsonl.superseded-1700000000000`,
+      `${FOLDER}/agent-1.meta.json`,
+      `${FOLDER}/.agent-1.jsonl`,
+      `${FOLDER}/agent-1.JSONL`,
+      `${FOLDER}/memory/agent-1.jsonl`,
+      `${FOLDER}/tool-results/agent-1.jsonl`,
+      `agent-1.jsonl`,
     ];
     for (const rel of yes) expect(index.isSessionLog(p(rel)), rel).toBe(true);
     for (const rel of no) expect(index.isSessionLog(p(rel)), rel).toBe(false);

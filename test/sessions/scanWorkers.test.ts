@@ -7,7 +7,7 @@ import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
 import { PART_FILES, ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { eventually } from '../helpers/home.js';
-import { conversationLine, indexFacts, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
+import { conversationLine, indexFacts, legacyAgentLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
 let home: TempHome;
 let workers: ScanWorkers;
@@ -82,6 +82,26 @@ describe('session logs read by worker threads', () => {
     expect(workers.filesRead).toBe(7);
     expect(inWorkers.linkForPlan('later-slug.md')?.sessionId).toBe(SID_A);
     expect(inWorkers.linkForPlan('slug-number-2.md')).toBeNull();
+    expect(warnings).toEqual([]);
+  });
+
+  it('find the subagent logs Claude Code wrote beside the sessions before 2.1.2, as the main thread does', async () => {
+    await writeLogs();
+    for (let f = 0; f < FOLDERS.length; f++) {
+      const cwd = `/home/a/src/${['one', 'two', 'three'][f]}`;
+      await home.write(`${FOLDERS[f]}/agent-0${f}c6a1b5e.jsonl`, legacyAgentLine([SID_A, SID_B, SID_C][f]!, cwd, `legacy-agent-slug-${f}`, `0${f}c6a1b5e`));
+    }
+    const onMain = new SessionIndex({ projectsDir: home.projectsDir });
+    const inWorkers = new SessionIndex({ projectsDir: home.projectsDir, workers, workerThresholdBytes: 0 });
+    await onMain.refresh();
+    await inWorkers.refresh();
+    expect(workers.filesRead).toBe(9);
+    expect(answers(inWorkers)).toEqual(answers(onMain));
+    for (let f = 0; f < FOLDERS.length; f++) {
+      const link = { sessionId: [SID_A, SID_B, SID_C][f], cwd: `/home/a/src/${['one', 'two', 'three'][f]}` };
+      expect(inWorkers.linkForPlan(`legacy-agent-slug-${f}.md`)).toEqual(link);
+      expect(inWorkers.linkForPlan(`legacy-agent-slug-${f}-agent-0${f}c6a1b5e.md`)).toEqual(link);
+    }
     expect(warnings).toEqual([]);
   });
 

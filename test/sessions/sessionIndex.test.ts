@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_VALUE_BYTES } from '../../src/domain/sessions/lineScanner.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
-import { conversationLine, indexFacts, metadataLine, SID_A, SID_B, SID_C, summaryLine, tempHome, type TempHome } from './helpers.js';
+import { conversationLine, indexFacts, legacyAgentLine, metadataLine, SID_A, SID_B, SID_C, summaryLine, tempHome, type TempHome } from './helpers.js';
 
 const CWD_A = '/home/alice/src/webapp';
 const CWD_B = '/home/alice/src/api';
@@ -88,6 +88,29 @@ describe('SessionIndex: linking plans to sessions', () => {
     expect(index.linkForPlan('workflow-slug-agent-x1.md')).toEqual({ sessionId: SID_B, cwd: CWD_B });
     expect(index.cwdForSession(SID_B)).toBe(CWD_B);
     expect(index.linkForPlan('unknown-agent-a7b1.md')).toBeNull();
+  });
+
+  it('links plans through subagent logs of Claude Code before 2.1.2, beside the sessions, to the parent session', async () => {
+    // The parent's own log never names the plan; the old subagent log beside it does, with the parent's sessionId.
+    await home.write(logPath(FOLDER_A, SID_A), conversationLine({ sessionId: SID_A, cwd: CWD_A }));
+    const agentLog = await home.write(`${FOLDER_A}/agent-6c6a1b5e.jsonl`, legacyAgentLine(SID_A, CWD_A, 'old-subagent-plan', '6c6a1b5e'));
+    // A project folder that holds nothing but such a log.
+    await home.write(`${FOLDER_B}/agent-0f1e2d3c.jsonl`, legacyAgentLine(SID_B, CWD_B, 'lonely-agent-plan', '0f1e2d3c'));
+    const index = await indexed();
+    expect(index.linkForPlan('old-subagent-plan.md')).toEqual({ sessionId: SID_A, cwd: CWD_A });
+    expect(index.linkForPlan('old-subagent-plan-agent-6c6a1b5e.md')).toEqual({ sessionId: SID_A, cwd: CWD_A });
+    expect(index.linkForPlan('lonely-agent-plan.md')).toEqual({ sessionId: SID_B, cwd: CWD_B });
+    expect(index.projectFolders().find((f) => f.key === FOLDER_B)?.cwd).toBe(CWD_B);
+    expect(index.scanStats().trackedFiles).toBe(3);
+
+    // It grows and appears like any log, through the watcher's path too.
+    await appendFile(agentLog, legacyAgentLine(SID_A, CWD_A, 'grown-agent-plan', '6c6a1b5e'));
+    expect(await index.updateFile(agentLog)).toBe(true);
+    expect(index.linkForPlan('grown-agent-plan.md')?.sessionId).toBe(SID_A);
+    const appeared = await home.write(`${FOLDER_A}/agent-99aa88bb.jsonl`, legacyAgentLine(SID_C, CWD_A, 'appeared-agent-plan', '99aa88bb'));
+    expect(index.isSessionLog(appeared)).toBe(true);
+    expect(await index.updateFile(appeared)).toBe(true);
+    expect(index.linkForPlan('appeared-agent-plan.md')).toEqual({ sessionId: SID_C, cwd: CWD_A });
   });
 
   it('prefers a slug that itself contains "-agent-" over splitting it', async () => {

@@ -137,7 +137,7 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['array', []],
       ['empty object', {}],
       ['wrong format', { ...good, format: 'something-else' }],
-      ['future version', { ...good, version: 3 }],
+      ['future version', { ...good, version: (good.version as number) + 1 }],
       ['other projects dir', { ...good, projectsDir: path.join(home.root, 'other') }],
       ['folders not an array', { ...good, folders: 'x' }],
       ['dot folder', { ...good, folders: ['.hidden'] }],

@@ -6,6 +6,11 @@ import { TimeSlicer } from '../timeSlicer.js';
 
 export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_FILE_RE = new RegExp(`^${UUID}\\.jsonl$`);
+/**
+ * Subagent logs of Claude Code before 2.1.2, beside the sessions instead of below them. Their lines carry
+ * the parent session's sessionId and slug, so a plan written in such a subagent is linked only through them.
+ */
+const LEGACY_AGENT_FILE_RE = /^agent-[A-Za-z0-9_-]{1,64}\.jsonl$/;
 const SESSION_DIR_RE = new RegExp(`^${UUID}$`);
 const SUBAGENTS = 'subagents';
 /** Folders allowed below subagents/ (workflows/<run>/... uses two); deeper trees are not Claude's. */
@@ -55,11 +60,11 @@ function isSubagentLogName(name: string): boolean {
   );
 }
 
-/** `<folder>/<uuid>.jsonl` or `<folder>/<uuid>/subagents/**\/<name>.jsonl`. */
+/** `<folder>/<uuid>.jsonl`, `<folder>/agent-<id>.jsonl` (before 2.1.2) or `<folder>/<uuid>/subagents/**\/<name>.jsonl`. */
 export function isLogSegments(seg: readonly string[]): boolean {
   const [folder, second] = seg;
   if (folder === undefined || second === undefined || !isFolderName(folder)) return false;
-  if (seg.length === 2) return SESSION_FILE_RE.test(second);
+  if (seg.length === 2) return SESSION_FILE_RE.test(second) || LEGACY_AGENT_FILE_RE.test(second);
   if (seg.length < 4 || seg.length > 4 + MAX_SUBAGENT_NESTING) return false;
   if (!SESSION_DIR_RE.test(second) || seg[2] !== SUBAGENTS) return false;
   for (let i = 3; i < seg.length - 1; i++) if (!isNestedDirName(seg[i]!)) return false;
