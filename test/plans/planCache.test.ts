@@ -1,5 +1,6 @@
 // A restart takes plan titles and counts from the persisted cache for files that did not move, reads
 // every file that did, and never lists a plan that is gone: the cache saves work, never truth.
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,7 +64,7 @@ describe('persisted plan facts', () => {
 
   it('are ignored with one warning when the cache is corrupt or foreign', async () => {
     await (await open()).close();
-    for (const content of ['{not json', JSON.stringify({ format: 'something-else', version: 1, plans: [] })]) {
+    for (const content of ['{not json', JSON.stringify({ derivation: DERIVATION_VERSION, format: 'something-else', version: 1, plans: [] })]) {
       await writeFile(await cacheFile(), content);
       warnings = [];
       const viewer = await open();

@@ -1,6 +1,7 @@
 import { appendFile, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { Viewer } from '../../src/viewer.js';
 import { TempHome, conversationLine, uuid } from '../helpers/home.js';
@@ -54,7 +55,7 @@ describe('persisted session index', () => {
     // Torn, foreign, and one of ours with a negative size in its first file.
     const negative = JSON.parse(saved) as { files: unknown[] };
     negative.files[1] = -5;
-    for (const bad of ['{ torn', JSON.stringify({ format: 'something-else' }), JSON.stringify(negative)]) {
+    for (const bad of ['{ torn', JSON.stringify({ derivation: DERIVATION_VERSION, format: 'something-else' }), JSON.stringify(negative)]) {
       await writeFile(file, bad);
       warnings = [];
       const viewer = await open();
@@ -108,6 +109,6 @@ describe('persisted session index', () => {
     expect(after[0]).not.toBe(before[0]);
     // The plans did not change: their cache stays as it was.
     expect(after[1]).toBe(before[1]);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(again.sessions.toJSON());
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ derivation: DERIVATION_VERSION, ...(again.sessions.toJSON() as object) });
   });
 });

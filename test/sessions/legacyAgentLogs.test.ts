@@ -6,6 +6,7 @@
 import { appendFile, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { refreshesInWorkers, WORKER_MIN_FOLDERS } from '../../src/domain/sessions/indexHelpers.js';
 import { Viewer } from '../../src/viewer.js';
@@ -111,15 +112,15 @@ describe('subagent logs beside the sessions (Claude Code before 2.1.2)', () => {
     await home.write(agentLog(repo, AGENT_ID), legacyAgentLine(PARENT, repo, 'old-subagent-plan', AGENT_ID));
     await settle();
     const file = new SessionIndexCache(cache, projects).file;
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { version: number; files: unknown[] };
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { derivation: number; files: unknown[] };
     expect(saved.files.some((v) => typeof v === 'string' && v.includes('agent-'))).toBe(false);
-    // Written by the previous version, whose format was 2 (the layout is the same).
-    await writeFile(file, JSON.stringify({ ...saved, version: 2 }));
+    // Written by the previous build, whose rules did not count these logs (see src/domain/derivation.ts).
+    await writeFile(file, JSON.stringify({ ...saved, derivation: DERIVATION_VERSION - 1 }));
 
     const upgraded = await open({ cacheDir: cache });
     expect(linkOf(upgraded, 'old-subagent-plan.md')).toEqual(LINKED);
     await upgraded.close();
-    // Rebuilt without a word: an older format is not an error.
+    // Rebuilt without a word: what older rules derived is not an error.
     expect(warnings).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { conversationLine, SID_A, SID_B, tempHome, type TempHome } from './helpers.js';
@@ -188,10 +189,16 @@ describe('SessionIndex.toJSON / fromJSON', () => {
     const warnings: string[] = [];
     const cache = new SessionIndexCache(cacheDir, home.projectsDir, { warn: (m) => warnings.push(m) });
     await mkdir(cacheDir, { recursive: true });
-    await writeFile(cache.file, JSON.stringify({ ...(viaJson(index) as object), version: 1, files: [{ path: 'x' }] }));
+    const current = { derivation: DERIVATION_VERSION, ...(viaJson(index) as object) };
+    await writeFile(cache.file, JSON.stringify({ ...current, version: 1, files: [{ path: 'x' }] }));
+    expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
+    // Derived by other rules (another build, or one from before the rules were versioned): as silent.
+    await writeFile(cache.file, JSON.stringify({ ...current, derivation: DERIVATION_VERSION - 1, files: [{ path: 'x' }] }));
+    expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
+    await writeFile(cache.file, JSON.stringify(viaJson(index)));
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toEqual([]);
-    await writeFile(cache.file, JSON.stringify({ ...(viaJson(index) as object), files: [{ path: 'x' }] }));
+    await writeFile(cache.file, JSON.stringify({ ...current, files: [{ path: 'x' }] }));
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toHaveLength(1);
     await cache.save(index);

@@ -6,11 +6,6 @@
 // 4,000 logs took ~60 ms from one object per file and pair (version 1, mostly code that had not warmed
 // up yet), ~25 ms from this, and the file is half the size. It also keeps the stamp of each directory
 // the last walk listed, so a restart lists only those that moved (see WalkMemory in logFiles.ts).
-//
-// Version 3 has the same layout; what changed is which files are logs (isLogSegments): the subagent
-// logs Claude Code wrote beside the sessions before 2.1.2 (`<folder>/agent-<id>.jsonl`). A version 2
-// snapshot never lists them, and its directory stamps would have a restart take its listings as they
-// are and never look for them: it is read as outdated, and the index rebuilt once.
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { viewOrder, type TrackedFile } from './indexView.js';
@@ -19,7 +14,7 @@ import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, UUID, ty
 import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 3;
+const VERSION = 2;
 
 /**
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
