@@ -21,12 +21,14 @@ export function patientPolls(): void {
   vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 50 } } });
 }
 
-export function useTestEnv(): TestEnv {
+/** `extend` adds files to the fixture home before the server starts. */
+export function useTestEnv(setup: { extend?(fx: Fixture): Promise<void> } = {}): TestEnv {
   patientPolls();
   const env = {} as TestEnv;
   const contexts: Watched[] = [];
   beforeAll(async () => {
     env.fx = await buildFixture();
+    await setup.extend?.(env.fx);
     env.server = await startServer(env.fx.home);
     env.browser = await launchBrowser();
     env.open = async (path = '', options) => {

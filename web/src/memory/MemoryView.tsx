@@ -1,5 +1,6 @@
 // The Memory view: sources and entries on the left; on the right the open source with its entry
-// reader (MEMORY.md health and cut included) or its link graph.
+// reader (MEMORY.md health and cut included) or its link graph. A phone shows the reader only once an
+// entry or the graph is open ('has-reader'), and the list otherwise.
 import type { MemoryEntry, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import type { UrlState } from '../state/url';
@@ -67,7 +68,7 @@ export function MemoryView(props: Props) {
   const totalShown = [...model.visible.values()].reduce((n, list) => n + list.length, 0);
 
   return (
-    <div className="split memory-split">
+    <div className={`split memory-split${url.entry || url.tab === 'graph' ? ' has-reader' : ''}`}>
       <aside className="pane-list memory-sidebar" aria-label="Memory list">
         <div className="list-toolbar">
           <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
@@ -111,7 +112,16 @@ export function MemoryView(props: Props) {
         ) : (
           <div className="source-view">
             <div className="source-header">
-              <div>
+              {/* Narrow screens show the list or the reader, not both: this is the way back. */}
+              <button
+                type="button"
+                className="back-button"
+                onClick={() => setUrl({ entry: null, tab: 'entry' }, 'push')}
+                aria-label="Back to the memory list"
+              >
+                ← Memory
+              </button>
+              <div className="source-titles">
                 <h1 className="source-title">{source.project}</h1>
                 <div className="reader-meta">
                   <span className={`kind kind-${source.kind}`}>{kindLabel(source)}</span>

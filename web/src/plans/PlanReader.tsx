@@ -76,6 +76,10 @@ export function PlanReader(props: Props) {
   return (
     <section className="reader" aria-label={`Plan ${title}`}>
       <header className="reader-header">
+        {/* Narrow screens show the list or the reader, not both: this is the way back. */}
+        <button type="button" className="back-button" onClick={props.onClose} aria-label="Back to the plans list">
+          ← Plans
+        </button>
         <div className="reader-titles">
           <h1 className="reader-title">
             <Highlight text={title} query={query} />
@@ -119,10 +123,10 @@ export function PlanReader(props: Props) {
           <button type="button" onClick={open} disabled={!plan} title="Open in editor (Enter)">
             Open in editor
           </button>
-          <button type="button" onClick={props.onToggleFullscreen} aria-pressed={props.fullscreen} title="Full screen (f)">
+          <button type="button" className="fullscreen-button" onClick={props.onToggleFullscreen} aria-pressed={props.fullscreen} title="Full screen (f)">
             {props.fullscreen ? 'Exit full screen' : 'Full screen'}
           </button>
-          <button type="button" className="icon-button" onClick={props.onClose} aria-label="Close the plan" title="Close (Esc)">
+          <button type="button" className="icon-button close-button" onClick={props.onClose} aria-label="Close the plan" title="Close (Esc)">
             ✕
           </button>
         </div>

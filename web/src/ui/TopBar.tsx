@@ -65,7 +65,7 @@ export function TopBar(p: Props) {
       </div>
       <div className="topbar-actions">
         <span className={`live live-${p.live}`} role="status" title="Plans and memory update by themselves while this is live">
-          <span className="live-dot" aria-hidden="true" /> {LIVE_TEXT[p.live]}
+          <span className="live-dot" aria-hidden="true" /> <span className="live-text">{LIVE_TEXT[p.live]}</span>
         </span>
         <button type="button" className="icon-button" onClick={p.onRefresh} aria-label="Reload from disk" title="Reload from disk">
           ⟳
