@@ -8,8 +8,11 @@ import { StringDecoder } from 'node:string_decoder';
 
 /** Files larger than this are handled in chunks; smaller ones in one read (the common case, and faster). */
 export const LARGE_FILE_BYTES = 1024 * 1024;
-/** One chunk of a large file: about a millisecond of decoding or counting. */
-export const CHUNK_BYTES = 1024 * 1024;
+/**
+ * One chunk of a large file: decoding, folding or escaping one is a few milliseconds of the event loop
+ * (1 MB chunks let four readers of a 200 MB plan hold it ~3 times as long: docs/robustness.md).
+ */
+export const CHUNK_BYTES = 256 * 1024;
 const CONCURRENT_CHUNK_READS = 2;
 
 let reading = 0;
