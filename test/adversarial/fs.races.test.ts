@@ -127,7 +127,7 @@ describe('a file changing between listing and reading', () => {
     expect(await eventually(async () => (await planNames(s)).length === files.length, 15_000)).toBe(true);
     expect(await eventually(async () => (await memoryEntries(s)).length === topics.length + 1, 15_000)).toBe(true);
     expect(await readdir(memDir)).toContain('MEMORY.md');
-  });
+  }, 120_000);
 });
 
 describe('quick successive changes', () => {

@@ -196,7 +196,7 @@ describe('huge inputs', () => {
     expect((await request(server.port, { path: '/api/projects' })).status).toBe(200);
     await writeFile(file, '# Small again\n');
     expect(await eventually(async () => (await plans()).find((p) => p.filename === 'huge.md')?.title === 'Small again', 20_000)).toBe(true);
-  });
+  }, 120_000);
 
   it('reads a 20 MB log line, growing while it is read, holding at most one value', async () => {
     const repo = await home.repo('bigline');
