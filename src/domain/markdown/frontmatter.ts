@@ -3,19 +3,35 @@
 // The YAML parser costs ~0.2 ms per block, most of a memory load, so the shapes Claude Code writes
 // (flat `key: value` lines, one nested `metadata:` level) are read by a fast path that answers exactly
 // as the parser would, or not at all.
+//
+// The YAML parser recurses once per nesting level and its cost grows faster than the text: a deep block
+// overflows the stack in a way V8 can turn into a process abort no `try` catches, and a large one
+// stalls the event loop. So only blocks that are small and shallow (checked by a linear scan that
+// over-counts, never under-counts) reach it; the rest go to the line parser.
 import { Schema, parse } from 'yaml';
+import { nestsDeeperThan } from './yamlNesting.js';
 
 export interface Frontmatter {
   /** Top-level keys with the nested `metadata:` keys folded over them (nested wins). */
   data: Record<string, unknown>;
   /** The text after the closing `---` line; the whole text when there is no frontmatter. */
   body: string;
-  /** Why the YAML parse failed (data then comes from the line parser), or null. */
+  /** Why the YAML parse failed or was not tried (data then comes from the line parser), or null. */
   error: string | null;
 }
 
 // A frontmatter block larger than this is not something Claude Code writes; parsing it is only cost.
 const MAX_FRONTMATTER_CHARS = 256 * 1024;
+/**
+ * Larger blocks skip the YAML parser: its cost grows faster than the text (duplicate-key checks,
+ * aliases), so a block of many short keys or items well past this size stalls the event loop.
+ */
+export const MAX_YAML_CHARS = 8 * 1024;
+/**
+ * Deeper blocks (as nestsDeeperThan counts, about twice the real depth) skip the YAML parser. Far below
+ * where its recursion runs out of stack; frontmatter Claude Code writes counts four.
+ */
+export const MAX_YAML_DEPTH = 32;
 
 /** Splits off and parses a leading `---` block. Never throws. */
 export function parseFrontmatter(text: string): Frontmatter {
@@ -38,9 +54,15 @@ export function parseFrontmatter(text: string): Frontmatter {
   return { data: {}, body: text, error: null };
 }
 
-function parseBlock(yamlText: string): { data: Record<string, unknown>; error: string | null } {
+function parseBlock(yamlText: string): Omit<Frontmatter, 'body'> {
   const flat = parseFlatYaml(yamlText);
   if (flat !== null) return { data: foldMetadata(flat), error: null };
+  if (yamlText.length > MAX_YAML_CHARS) {
+    return { data: parseLines(yamlText), error: `frontmatter larger than ${MAX_YAML_CHARS} characters: read line by line` };
+  }
+  if (nestsDeeperThan(yamlText, MAX_YAML_DEPTH)) {
+    return { data: parseLines(yamlText), error: `frontmatter nested deeper than ${MAX_YAML_DEPTH} levels: read line by line` };
+  }
   let parsed: unknown;
   try {
     // Core schema keeps unquoted timestamps as strings; the default alias limit stops alias bombs.

@@ -45,6 +45,7 @@ export interface RenderResult {
 }
 
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
+export const MAX_NESTING = 100;
 
 export function isSafeUrl(url: string): boolean {
   const s = url.trim().toLowerCase();
@@ -151,6 +152,10 @@ function createRenderer(): MarkdownItInstance {
     html: false,
     linkify: true,
     typographer: false,
+    // Block and inline parsing recurse per nesting level (blockquotes, lists, emphasis, links): past
+    // this depth markdown-it reads the rest as text, so `>>>>…` or `- - - …` a hundred thousand deep
+    // cannot overflow the stack. The default preset's value, pinned here because the bound matters.
+    maxNesting: MAX_NESTING,
     highlight: (code, lang) => highlightCode(code, lang.trim().toLowerCase()),
   });
   md.validateLink = isSafeUrl;
