@@ -1,8 +1,8 @@
-// Lenient frontmatter for memory files. Claude Code writes YAML that is not always valid YAML (unquoted
-// `: ` inside values), so a strict parse failure falls back to a line parser instead of losing the fields.
-// The YAML parser costs ~0.2 ms per block, most of a memory load, so the shapes Claude Code writes
-// (flat `key: value` lines, one nested `metadata:` level) are read by a fast path that answers exactly
-// as the parser would, or not at all.
+// Lenient frontmatter for memory files, shared by the service and the UI (keep it free of Node APIs).
+// Claude Code writes YAML that is not always valid YAML (unquoted `: ` inside values), so a strict parse
+// failure falls back to a line parser instead of losing the fields. The YAML parser costs ~0.2 ms per
+// block, most of a memory load, so the shapes Claude Code writes (flat `key: value` lines, one nested
+// `metadata:` level) are read by a fast path that answers exactly as the parser would, or not at all.
 //
 // The YAML parser recurses once per nesting level and its cost grows faster than the text: a deep block
 // overflows the stack in a way V8 can turn into a process abort no `try` catches, and a large one

@@ -1,5 +1,6 @@
 // How deep a YAML block may nest, found without parsing it: a linear scan that over-counts, so a
-// recursive parser handed only blocks it accepts can never recurse deeper than the limit.
+// recursive parser handed only blocks it accepts can never recurse deeper than the limit. Shared with
+// the UI through frontmatter.ts: keep it free of Node APIs.
 
 /**
  * Whether the block may nest deeper than `limit`. Over-counts on purpose, so the YAML parser never sees

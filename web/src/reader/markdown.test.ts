@@ -70,6 +70,15 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('[[user-role]]').html).toContain('[[user-role]]');
   });
 
+  it('finds wikilinks where the service does: embeds, empty targets and escaped brackets are text', () => {
+    const opts = { wikilinks: true, resolveWiki: (t: string) => ({ kind: 'nav' as const, href: `?e=${t}`, nav: `entry:s/${t}` }) };
+    const r = renderMarkdown('![[pic.png]] \\![[bang]] \\[[escaped]] [[|alias]](x.md) [[a#h|b]]', opts);
+    expect([...r.html.matchAll(/data-nav="([^"]*)"/g)].map((m) => m[1])).toEqual(['entry:s/bang', 'entry:s/a']);
+    // `[[|alias]]` names nothing, and stays text rather than becoming the label of a link to x.md.
+    expect(r.html).toContain('[[|alias]](x.md)');
+    expect(r.html).not.toContain('href="x.md"');
+  });
+
   it('stops nesting blocks at MAX_NESTING levels however deep the source goes', () => {
     for (const src of ['>'.repeat(100_000) + ' x', '> '.repeat(100_000) + 'x', '- '.repeat(50_000) + 'x', '1. '.repeat(30_000) + 'x']) {
       const { html } = renderMarkdown(src);
