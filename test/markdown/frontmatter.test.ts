@@ -174,4 +174,33 @@ describe('parseFrontmatter', () => {
     // What Claude Code writes stays far below the bound.
     expect(nestsDeeperThan('name: a\ndescription: "b: c - d"\nmetadata:\n  type: user\n  modified: 2026-11-19T09:12:44.120Z\n', 4)).toBe(false);
   });
+
+  it('reports values an unquoted ` #` cuts, next to what YAML (and Claude Code) reads', () => {
+    const fm = parseFrontmatter([
+      '---',
+      'name: epic-604',
+      'description: Epic #604 — converge the parsers',
+      'title: "quoted # is kept"',
+      'note: #all of it is a comment',
+      'tag: a#b',
+      'metadata:',
+      '  type: project #not a type',
+      '  owner: team # platform',
+      '---',
+      'body',
+    ].join('\n'));
+    expect(fm.error).toBeNull();
+    expect(fm.data).toMatchObject({ description: 'Epic', title: 'quoted # is kept', note: null, tag: 'a#b', type: 'project', owner: 'team' });
+    expect(fm.written).toEqual({
+      description: 'Epic #604 — converge the parsers',
+      note: '#all of it is a comment',
+      type: 'project #not a type',
+      owner: 'team # platform',
+    });
+    // The nested value wins, so a cut top-level value it replaces is not reported.
+    const nested = parseFrontmatter('---\ndescription: top #cut\nmetadata:\n  description: nested\n---\n');
+    expect(nested.data.description).toBe('nested');
+    expect(nested.written).toBeUndefined();
+    expect(parseFrontmatter('---\nname: plain\ndescription: no hash here\n---\n').written).toBeUndefined();
+  });
 });

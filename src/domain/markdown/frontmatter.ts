@@ -18,6 +18,13 @@ export interface Frontmatter {
   body: string;
   /** Why the YAML parse failed or was not tried (data then comes from the line parser), or null. */
   error: string | null;
+  /**
+   * Keys whose value, as written, goes on past what YAML reads: an unquoted ` #` starts a comment, so
+   * `description: Epic #604 — converge` reads as `Epic`. Maps each such key (as in `data`, nested
+   * `metadata:` keys folded) to the full text written; `data` keeps what YAML (and Claude Code) reads.
+   * Absent when there is none.
+   */
+  written?: Record<string, string>;
 }
 
 // A frontmatter block larger than this is not something Claude Code writes; parsing it is only cost.
@@ -73,7 +80,53 @@ function parseBlock(yamlText: string): Omit<Frontmatter, 'body'> {
   }
   if (parsed === null || parsed === undefined) return { data: {}, error: null };
   if (!isRecord(parsed)) return { data: parseLines(yamlText), error: 'frontmatter is not a mapping' };
-  return { data: foldMetadata(parsed), error: null };
+  const data = foldMetadata(parsed);
+  const written = yamlText.includes('#') ? writtenBeyondComments(yamlText, parsed, data) : null;
+  return written === null ? { data, error: null } : { data, error: null, written };
+}
+
+// Plain (unquoted) values start with none of these; a quoted or flow value's ` #` is not the issue.
+const NOT_PLAIN_FIRST = /^[\s"'[{|>&*!%@`]/;
+
+/** A plain value that a comment cuts (`text #more`) or that is all comment (`#more`). */
+function commentCuts(value: string): boolean {
+  return value.startsWith('#') || (!NOT_PLAIN_FIRST.test(value) && /[ \t]#/.test(value));
+}
+
+/**
+ * The keys of `data` whose written line holds an unquoted ` #` that YAML read as the start of a
+ * comment, mapped to the text as written. Only single-line `key: value` lines at the top level or
+ * directly under `metadata:` are looked at: those are the shapes Claude Code writes.
+ */
+function writtenBeyondComments(
+  yamlText: string, parsed: Record<string, unknown>, data: Record<string, unknown>,
+): Record<string, string> | null {
+  const top = new Map<string, string>();
+  const nested = new Map<string, string>();
+  let inMetadata = false;
+  for (const raw of yamlText.split('\n')) {
+    const line = stripCr(raw).slice(0, 4096).trimEnd();
+    const topMatch = TOP_KEY.exec(line);
+    if (topMatch) {
+      inMetadata = topMatch[1] === 'metadata' && (topMatch[2] === undefined || topMatch[2].trim() === '');
+      if (topMatch[2] !== undefined && commentCuts(topMatch[2])) top.set(topMatch[1]!, topMatch[2].trim());
+      continue;
+    }
+    const nestedMatch = inMetadata ? NESTED_KEY.exec(line) : null;
+    if (nestedMatch?.[2] !== undefined && commentCuts(nestedMatch[2])) nested.set(nestedMatch[1]!, nestedMatch[2].trim());
+  }
+  if (top.size === 0 && nested.size === 0) return null;
+  const metadata = isRecord(parsed.metadata) ? parsed.metadata : null;
+  let written: Record<string, string> | null = null;
+  for (const key of Object.keys(data)) {
+    // The value `data` holds came from the nested key when there is one (nested wins).
+    const text = metadata !== null && Object.hasOwn(metadata, key) ? nested.get(key) : top.get(key);
+    const read = data[key];
+    if (text === undefined || !(typeof read === 'string' || read === null) || read === text) continue;
+    written ??= {};
+    setOwn(written, key, text);
+  }
+  return written;
 }
 
 function foldMetadata(top: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,7 @@
-// One memory file: description as the lead, body without frontmatter, links and [[wikilinks]]
-// navigating inside the app (broken ones marked), "linked from", the session that wrote it and that
-// session's plan. For MEMORY.md: the health panel and the cut point drawn into the document.
+// One memory file: description as the lead (the full text as written, with a warning when Claude Code
+// reads only part of a frontmatter value), body without frontmatter, links and [[wikilinks]] navigating
+// inside the app (broken ones marked), "linked from", the session that wrote it and that session's plan.
+// For MEMORY.md: the health panel and the cut point drawn into the document.
 import { useCallback, useMemo } from 'react';
 import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
@@ -14,6 +15,7 @@ import { useCommand } from '../ui/commands';
 import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { computeCut, utf8Length } from './cutPoint';
+import { CommentCutWarning } from './CommentCutWarning';
 import { IndexHealth } from './IndexHealth';
 import { indexReach, linkRenderOptions, splitMemoryFile, type EntryResolver } from './links';
 
@@ -75,6 +77,10 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
   const linkedFrom = entry.linkedFrom.map((name) => ({ name, target: resolver.entry(name) }));
   const sessionPlan = entry.sessionId ? plansBySession.get(entry.sessionId) ?? null : null;
 
+  const written = doc?.written ?? null;
+  const description = written?.description ?? entry.description;
+  const commentCut = written && doc ? <CommentCutWarning written={written} read={doc.data} /> : null;
+
   let before = null;
   if (entry.isIndex && cut && reach && text !== null) {
     const orphanEntries: MemoryEntry[] = [];
@@ -105,11 +111,19 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
         }}
       />
     );
-  } else if (entry.description) {
+  } else if (description) {
     before = (
       <p className="lead">
-        <Highlight text={entry.description} query={query} />
+        <Highlight text={description} query={query} />
       </p>
+    );
+  }
+  if (commentCut) {
+    before = (
+      <>
+        {before}
+        {commentCut}
+      </>
     );
   }
 

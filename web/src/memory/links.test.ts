@@ -64,4 +64,10 @@ describe('splitMemoryFile', () => {
     expect(splitMemoryFile('# Title\n---\n').bodyStartLine).toBe(0);
     expect(splitMemoryFile('---\r\nname: x\r\n---\r\nbody')).toMatchObject({ body: 'body', bodyStartLine: 3 });
   });
+
+  it('gives the text written past an unquoted ` #` next to what YAML reads', () => {
+    const s = splitMemoryFile('---\nname: epic\ndescription: Epic #604 — converge the parsers\n---\nbody\n');
+    expect(s.data.description).toBe('Epic');
+    expect(s.written).toEqual({ description: 'Epic #604 — converge the parsers' });
+  });
 });
