@@ -35,7 +35,10 @@ const memoryIndexStatsFields = {
   bytes: Type.Integer({ description: 'Byte size of MEMORY.md' }),
   lineLimit: Type.Integer({ description: '200' }),
   byteLimit: Type.Integer({ description: '25000' }),
-  danglingLinks: Type.Array(Type.String(), { description: 'Links in the index that point to files that do not exist' }),
+  danglingLinks: Type.Array(Type.String(), {
+    description: 'Links in the index that point to files that do not exist: a `.md` path inside the memory folder that is no ' +
+      'entry (relative to the folder), or a [[wikilink]] target that names no entry',
+  }),
 };
 
 export const MemoryIndexStatsSchema = Type.Object(memoryIndexStatsFields, { $id: 'MemoryIndexStats', additionalProperties: false });
@@ -76,7 +79,11 @@ export const MemoryEntrySchema = Type.Object({
   modified: DateTime('Frontmatter modified; else the file modification time'),
   size: Type.Integer({ description: 'Size in bytes' }),
   lineCount: Type.Integer(),
-  links: Type.Array(Type.String(), { description: 'File names this entry links to (markdown links and [[wikilinks]]); unresolved targets are kept so clients can mark them broken' }),
+  links: Type.Array(Type.String(), {
+    description: 'File names this entry links to (markdown links and [[wikilinks]]): only targets that resolve to an entry of ' +
+      'the same source, each once, without the entry itself. Links that resolve to nothing are in `index.danglingLinks` for ' +
+      'MEMORY.md; a wikilink names an entry by its `name`, then its file name, then its base name (see docs/architecture.md)',
+  }),
   linkedFrom: Type.Array(Type.String(), { description: 'File names that link to this entry' }),
   inIndex: Type.Boolean({ description: 'Linked from MEMORY.md; always true for MEMORY.md' }),
 }, { $id: 'MemoryEntry', additionalProperties: false });

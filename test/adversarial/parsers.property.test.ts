@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldCase } from '../../src/domain/fold.js';
-import { parseFrontmatter } from '../../src/domain/markdown/frontmatter.js';
+import { parse, stringify } from 'yaml';
+import { MAX_YAML_DEPTH, parseFrontmatter } from '../../src/domain/markdown/frontmatter.js';
+import { nestsDeeperThan } from '../../src/domain/markdown/yamlNesting.js';
 import { extractLinks } from '../../src/domain/markdown/links.js';
 import { countLines, countLinesInBytes, firstHeading, planTitle, planTitleFromBytes } from '../../src/domain/markdown/text.js';
 import { countWords } from '../../src/domain/markdown/wordCount.js';
@@ -102,7 +104,79 @@ describe('frontmatter (any text)', () => {
       { numRuns: 60 },
     );
   });
+
+  it('hands no block nested past the bound to the YAML parser, in any shape, at any depth', () => {
+    // Each shape nests one level per unit, up to 100,000 levels (past what any stack holds) or as many
+    // as fit the 256 KiB a frontmatter block may span.
+    const shapes: ((d: number) => string)[] = [
+      (d) => `k: ${'['.repeat(d)}${']'.repeat(d)}`,
+      (d) => `k: ${'{a: '.repeat(d)}x${'}'.repeat(d)}`,
+      (d) => `${'- '.repeat(d)}x`,
+      (d) => `${'? '.repeat(d)}x`,
+      (d) => `k: [${'[\n'.repeat(d)}${']'.repeat(d)}]`,
+      (d) => Array.from({ length: Math.min(d, 700) }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n'),
+      (d) => Array.from({ length: Math.min(d, 2000) }, (_, i) => `${'  '.repeat(i % 3)}- [${'['.repeat(i % 40)}`).join('\n'),
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...shapes.keys()), fc.integer({ min: MAX_YAML_DEPTH + 1, max: 100_000 }), (shape, depth) => {
+        let block = shapes[shape]!(depth);
+        for (let d = depth; block.length > 250_000; d = Math.floor(d / 2)) block = shapes[shape]!(d);
+        const fm = parseFrontmatter(`---\nname: deep\n${block}\n---\nbody`);
+        expect(fm.body).toBe('body');
+        expect(fm.error).toMatch(/read line by line$/);
+        expect(fm.data.name).toBe('deep');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never counts a block shallower than the value YAML builds from it', () => {
+    // Nested values written in every layout the YAML library produces (block, flow, mixed, compact
+    // sequences, any indentation), plus token soup. No aliases: an alias reuses its anchor's value.
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom('x', 1, null, 'a: b', '[q]'),
+        fc.array(tie('tree'), { minLength: 1, maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('k', 'l', 'm n', '? x'), tie('tree'), { minKeys: 1, maxKeys: 3 }),
+      ),
+    }));
+    const layout = fc.record({
+      indent: fc.integer({ min: 1, max: 4 }), indentSeq: fc.boolean(), flowLevel: fc.integer({ min: -1, max: 4 }),
+    });
+    const written = fc.tuple(tree, layout, fc.array(fc.constantFrom('', '#', '# [[', '  # x'), { maxLength: 3 }), fc.nat())
+      .map(([value, { indent, indentSeq, flowLevel }, extra, seed]) => {
+        const lines = stringify(value, { indent, indentSeq, ...(flowLevel >= 0 ? { flowLevel } : {}) }).split('\n');
+        // Blank and comment lines between any two lines change nothing YAML builds.
+        extra.forEach((line, k) => lines.splice(1 + ((seed + k * 7) % lines.length), 0, line));
+        return lines.join('\n');
+      });
+    const piece = fc.constantFrom('[', ']', '{', '}', '- ', '? ', ': ', 'a', 'b: ', '\n', '  ', ' ', ',', '"[', '\'{\'', '# [', '|', '>', '&x ', '!!seq ');
+    const soup = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
+    let nested = 0;
+    fc.assert(
+      fc.property(fc.oneof(written, soup), (text) => {
+        let value: unknown;
+        try {
+          value = parse(text, { schema: 'core', logLevel: 'error' });
+        } catch {
+          return;
+        }
+        const depth = valueDepth(value);
+        if (depth > 2) nested++;
+        if (depth > 0) expect(nestsDeeperThan(text, depth - 1)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(nested).toBeGreaterThan(500);
+  });
 });
+
+function valueDepth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const children = value instanceof Map ? [...value.values()] : Object.values(value as object);
+  return 1 + children.reduce<number>((max, child) => Math.max(max, valueDepth(child)), 0);
+}
 
 describe('countLines and countWords (any text)', () => {
   it('agree with naive split-based definitions', () => {
@@ -254,7 +328,7 @@ describe('extractLinks (any text)', () => {
   });
 
   it('get through 200 KB lines made of any repeated bracket pattern', () => {
-    const unit = fc.array(fc.constantFrom('[', ']', '(', ')', '[[', ']]', '](', '`', '\\', '<', '>', '"', 'x', ' ', '!'), {
+    const unit = fc.array(fc.constantFrom('[', ']', '(', ')', '[[', ']]', '](', '`', '\\', '<', '>', '"', 'x', ' ', '!', '%', '%ff', '%41', '#'), {
       minLength: 1, maxLength: 12,
     }).map((parts) => parts.join(''));
     fc.assert(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractLinks } from '../../src/domain/markdown/links.js';
+import { linkPath } from '../../src/domain/markdown/linkPath.js';
+import { extractLinks, findLinks } from '../../src/domain/markdown/links.js';
 
 describe('extractLinks', () => {
   it('finds relative markdown link targets', () => {
@@ -60,5 +61,44 @@ describe('extractLinks', () => {
       expect(links.markdown.at(-1)).toBe('end.md');
       expect(links.wikilinks).toEqual([]);
     }
+  });
+
+  it('takes a backslash-escaped bracket as text and an escaped `!` as text before a wikilink', () => {
+    expect(extractLinks('\\[[no]] \\\\[[yes]] ![[embed]] \\![[bang]] \\[x](no.md) \\\\[y](yes.md)')).toEqual({
+      markdown: ['yes.md'], wikilinks: ['yes', 'bang'],
+    });
+  });
+});
+
+describe('findLinks', () => {
+  it('gives every occurrence in text order with offsets into the text, CRLF included', () => {
+    const text = 'a [[w]] [m](m.md)\r\n`[[code]]` [[w|again]]\r\n```\n[[fenced]]\n```\n[img](i.png)';
+    const links = findLinks(text);
+    expect(links.map((l) => [l.kind, l.target, text.slice(l.start, l.end)])).toEqual([
+      ['wiki', 'w', '[[w]]'], ['markdown', 'm.md', '[m](m.md)'], ['wiki', 'w', '[[w|again]]'], ['markdown', 'i.png', '[img](i.png)'],
+    ]);
+  });
+});
+
+describe('linkPath', () => {
+  it('decodes each valid escape and keeps stray ones, so a renderer re-encoding `%` as `%25` reads the same', () => {
+    expect(linkPath('my%20file.md')).toBe('my file.md');
+    expect(linkPath('100%.md')).toBe('100%.md');
+    expect(linkPath('a%zz%20b.md')).toBe('a%zz b.md');
+    expect(linkPath('a%25zz%20b.md')).toBe('a%zz b.md');
+    expect(linkPath('%E2%82%AC%ff.md')).toBe('€%ff.md');
+    expect(linkPath('%2Fetc%2Fx.md')).toBeNull();
+    expect(linkPath('x%00.md')).toBeNull();
+  });
+
+  it('names no path past PATH_MAX (4,096 bytes decoded), escaped or not', () => {
+    const longest = `a${'é'.repeat(2046)}.md`;
+    expect(linkPath(longest)).toBe(longest);
+    expect(linkPath(encodeURI(longest))).toBe(longest);
+    expect(linkPath(`é${longest}`)).toBeNull();
+    expect(linkPath(encodeURI(`é${longest}`))).toBeNull();
+    expect(linkPath(`${'%ff'.repeat(300_000)}.md`)).toBeNull();
+    // An anchor is not part of the path, however long.
+    expect(linkPath(`a.md#${'x'.repeat(20_000)}`)).toBe('a.md');
   });
 });

@@ -90,7 +90,7 @@ describe('memory entries', () => {
     expect(byFile.get('broken.md')).toMatchObject({ name: '[unclosed', description: 'a: b' });
   });
 
-  it('resolves wikilinks by name first, then by file name, and keeps broken links', async () => {
+  it('resolves wikilinks by name first, then by file name; links hold only what resolves', async () => {
     await write(path.join(dir, 'MEMORY.md'), [
       '# Index', '- [Role](role.md) — who', '- [Deploy](notes/deploy.md#steps)', '- [Gone](missing.md)',
       '- [Outside](../../../etc/passwd.md)', '- [Web](https://example.com/x.md)', '[[no-such-memory]]',
@@ -102,9 +102,9 @@ describe('memory entries', () => {
     await write(path.join(dir, 'user-role.md'), '# decoy\n');
     const { byFile, source } = await load();
     expect(byFile.get('role.md')!.links).toEqual(['notes/deploy.md', 'style.md']);
-    expect(byFile.get('style.md')!.links).toEqual(['role.md', 'notes/deploy.md', 'ghost']);
-    expect(byFile.get('notes/deploy.md')!.links).toEqual(['role.md', 'notes/other.md']);
-    expect(byFile.get('MEMORY.md')!.links).toEqual(['role.md', 'notes/deploy.md', 'missing.md', 'no-such-memory']);
+    expect(byFile.get('style.md')!.links).toEqual(['role.md', 'notes/deploy.md']);
+    expect(byFile.get('notes/deploy.md')!.links).toEqual(['role.md']);
+    expect(byFile.get('MEMORY.md')!.links).toEqual(['role.md', 'notes/deploy.md']);
 
     expect(byFile.get('role.md')!.linkedFrom).toEqual(['MEMORY.md', 'notes/deploy.md', 'style.md']);
     expect(byFile.get('notes/deploy.md')!.linkedFrom).toEqual(['MEMORY.md', 'role.md', 'style.md']);
@@ -114,10 +114,23 @@ describe('memory entries', () => {
     expect(byFile.get('role.md')!.inIndex).toBe(true);
     expect(byFile.get('style.md')!.inIndex).toBe(false);
     expect(source.orphans).toEqual(['style.md', 'user-role.md']);
+    // A path out of the memory folder or to the web is not a memory link: neither listed nor dangling.
     expect(source.index).toEqual({
       lines: 7, bytes: byFile.get('MEMORY.md')!.size, lineLimit: 200, byteLimit: 25000,
       danglingLinks: ['missing.md', 'no-such-memory'],
     });
+  });
+
+  it('resolves a wikilink by the first heading of a topic without `name:`, as the UI does', async () => {
+    await write(path.join(dir, 'MEMORY.md'), '# Index\n- [[Deploy Notes]]\n- [Gone](gone.md)\n- [[ghost]]\n');
+    await write(path.join(dir, 'deploy-notes-2024.md'), '# Deploy Notes\nSteps.\n');
+    await write(path.join(dir, 'other.md'), 'See [[deploy notes]], [[nowhere]] and [x](missing.md).\n');
+    const { byFile, source } = await load();
+    expect(byFile.get('MEMORY.md')!.links).toEqual(['deploy-notes-2024.md']);
+    expect(byFile.get('other.md')!.links).toEqual(['deploy-notes-2024.md']);
+    expect(byFile.get('deploy-notes-2024.md')).toMatchObject({ linkedFrom: ['MEMORY.md', 'other.md'], inIndex: true });
+    expect(source.orphans).toEqual(['other.md']);
+    expect(source.index!.danglingLinks).toEqual(['gone.md', 'ghost']);
   });
 
   it('reports no index and every topic as orphan without MEMORY.md', async () => {
@@ -141,12 +154,14 @@ describe('memory entries', () => {
     const filler = 'x'.repeat(99) + '\n';
     const big = head + filler.repeat(Math.ceil((5 * 1024 * 1024) / 100) + 10) + 'tail [[late-link]]';
     await write(path.join(dir, 'big.md'), big);
+    await write(path.join(dir, 'a.md'), 'a');
+    await write(path.join(dir, 'late-link.md'), 'late');
     const { byFile, search } = await load();
     const entry = byFile.get('big.md')!;
     expect(entry.size).toBe(Buffer.byteLength(big));
     expect(entry.lineCount).toBe(big.split('\n').length);
     expect(entry.name).toBe('big');
-    expect(entry.links).toEqual(['a']);
+    expect(entry.links).toEqual(['a.md']);
     expect(search('late-link')).toEqual([]);
     expect(search('name: big')).toEqual([`${key}/big.md`]);
   });

@@ -1,21 +1,44 @@
-// Lenient frontmatter for memory files. Claude Code writes YAML that is not always valid YAML (unquoted
-// `: ` inside values), so a strict parse failure falls back to a line parser instead of losing the fields.
-// The YAML parser costs ~0.2 ms per block, most of a memory load, so the shapes Claude Code writes
-// (flat `key: value` lines, one nested `metadata:` level) are read by a fast path that answers exactly
-// as the parser would, or not at all.
+// Lenient frontmatter for memory files, shared by the service and the UI (keep it free of Node APIs).
+// Claude Code writes YAML that is not always valid YAML (unquoted `: ` inside values), so a strict parse
+// failure falls back to a line parser instead of losing the fields. The YAML parser costs ~0.2 ms per
+// block, most of a memory load, so the shapes Claude Code writes (flat `key: value` lines, one nested
+// `metadata:` level) are read by a fast path that answers exactly as the parser would, or not at all.
+//
+// The YAML parser recurses once per nesting level and its cost grows faster than the text: a deep block
+// overflows the stack in a way V8 can turn into a process abort no `try` catches, and a large one
+// stalls the event loop. So only blocks that are small and shallow (checked by a linear scan that
+// over-counts, never under-counts) reach it; the rest go to the line parser.
 import { Schema, parse } from 'yaml';
+import { nestsDeeperThan } from './yamlNesting.js';
 
 export interface Frontmatter {
   /** Top-level keys with the nested `metadata:` keys folded over them (nested wins). */
   data: Record<string, unknown>;
   /** The text after the closing `---` line; the whole text when there is no frontmatter. */
   body: string;
-  /** Why the YAML parse failed (data then comes from the line parser), or null. */
+  /** Why the YAML parse failed or was not tried (data then comes from the line parser), or null. */
   error: string | null;
+  /**
+   * Keys whose value, as written, goes on past what YAML reads: an unquoted ` #` starts a comment, so
+   * `description: Epic #604 — converge` reads as `Epic`. Maps each such key (as in `data`, nested
+   * `metadata:` keys folded) to the full text written; `data` keeps what YAML (and Claude Code) reads.
+   * Absent when there is none.
+   */
+  written?: Record<string, string>;
 }
 
 // A frontmatter block larger than this is not something Claude Code writes; parsing it is only cost.
 const MAX_FRONTMATTER_CHARS = 256 * 1024;
+/**
+ * Larger blocks skip the YAML parser: its cost grows faster than the text (duplicate-key checks,
+ * aliases), so a block of many short keys or items well past this size stalls the event loop.
+ */
+export const MAX_YAML_CHARS = 8 * 1024;
+/**
+ * Deeper blocks (as nestsDeeperThan counts, about twice the real depth) skip the YAML parser. Far below
+ * where its recursion runs out of stack; frontmatter Claude Code writes counts four.
+ */
+export const MAX_YAML_DEPTH = 32;
 
 /** Splits off and parses a leading `---` block. Never throws. */
 export function parseFrontmatter(text: string): Frontmatter {
@@ -38,9 +61,15 @@ export function parseFrontmatter(text: string): Frontmatter {
   return { data: {}, body: text, error: null };
 }
 
-function parseBlock(yamlText: string): { data: Record<string, unknown>; error: string | null } {
+function parseBlock(yamlText: string): Omit<Frontmatter, 'body'> {
   const flat = parseFlatYaml(yamlText);
   if (flat !== null) return { data: foldMetadata(flat), error: null };
+  if (yamlText.length > MAX_YAML_CHARS) {
+    return { data: parseLines(yamlText), error: `frontmatter larger than ${MAX_YAML_CHARS} characters: read line by line` };
+  }
+  if (nestsDeeperThan(yamlText, MAX_YAML_DEPTH)) {
+    return { data: parseLines(yamlText), error: `frontmatter nested deeper than ${MAX_YAML_DEPTH} levels: read line by line` };
+  }
   let parsed: unknown;
   try {
     // Core schema keeps unquoted timestamps as strings; the default alias limit stops alias bombs.
@@ -51,7 +80,53 @@ function parseBlock(yamlText: string): { data: Record<string, unknown>; error: s
   }
   if (parsed === null || parsed === undefined) return { data: {}, error: null };
   if (!isRecord(parsed)) return { data: parseLines(yamlText), error: 'frontmatter is not a mapping' };
-  return { data: foldMetadata(parsed), error: null };
+  const data = foldMetadata(parsed);
+  const written = yamlText.includes('#') ? writtenBeyondComments(yamlText, parsed, data) : null;
+  return written === null ? { data, error: null } : { data, error: null, written };
+}
+
+// Plain (unquoted) values start with none of these; a quoted or flow value's ` #` is not the issue.
+const NOT_PLAIN_FIRST = /^[\s"'[{|>&*!%@`]/;
+
+/** A plain value that a comment cuts (`text #more`) or that is all comment (`#more`). */
+function commentCuts(value: string): boolean {
+  return value.startsWith('#') || (!NOT_PLAIN_FIRST.test(value) && /[ \t]#/.test(value));
+}
+
+/**
+ * The keys of `data` whose written line holds an unquoted ` #` that YAML read as the start of a
+ * comment, mapped to the text as written. Only single-line `key: value` lines at the top level or
+ * directly under `metadata:` are looked at: those are the shapes Claude Code writes.
+ */
+function writtenBeyondComments(
+  yamlText: string, parsed: Record<string, unknown>, data: Record<string, unknown>,
+): Record<string, string> | null {
+  const top = new Map<string, string>();
+  const nested = new Map<string, string>();
+  let inMetadata = false;
+  for (const raw of yamlText.split('\n')) {
+    const line = stripCr(raw).slice(0, 4096).trimEnd();
+    const topMatch = TOP_KEY.exec(line);
+    if (topMatch) {
+      inMetadata = topMatch[1] === 'metadata' && (topMatch[2] === undefined || topMatch[2].trim() === '');
+      if (topMatch[2] !== undefined && commentCuts(topMatch[2])) top.set(topMatch[1]!, topMatch[2].trim());
+      continue;
+    }
+    const nestedMatch = inMetadata ? NESTED_KEY.exec(line) : null;
+    if (nestedMatch?.[2] !== undefined && commentCuts(nestedMatch[2])) nested.set(nestedMatch[1]!, nestedMatch[2].trim());
+  }
+  if (top.size === 0 && nested.size === 0) return null;
+  const metadata = isRecord(parsed.metadata) ? parsed.metadata : null;
+  let written: Record<string, string> | null = null;
+  for (const key of Object.keys(data)) {
+    // The value `data` holds came from the nested key when there is one (nested wins).
+    const text = metadata !== null && Object.hasOwn(metadata, key) ? nested.get(key) : top.get(key);
+    const read = data[key];
+    if (text === undefined || !(typeof read === 'string' || read === null) || read === text) continue;
+    written ??= {};
+    setOwn(written, key, text);
+  }
+  return written;
 }
 
 function foldMetadata(top: Record<string, unknown>): Record<string, unknown> {

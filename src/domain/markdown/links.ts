@@ -1,5 +1,8 @@
-// Links between markdown files: inline markdown links to relative paths and [[wikilinks]], outside code.
+// Links between markdown files: inline markdown links and [[wikilinks]], outside fenced code and code
+// spans. Shared by the service (the memory link graph) and the UI (what the reader and the index health
+// panel mark), so both find exactly the same links: keep it free of Node APIs.
 // Everything works one line at a time with linear scans, so an adversarial 1 MB file stays fast.
+import { linkPath } from './linkPath.js';
 
 export interface ExtractedLinks {
   /** Relative link targets, percent-decoded, without `#anchor` or `?query`, in first-seen order. */
@@ -8,14 +11,48 @@ export interface ExtractedLinks {
   wikilinks: string[];
 }
 
+export interface FoundLink {
+  kind: 'markdown' | 'wiki';
+  /** A markdown link's destination as written (backslash escapes removed); a wikilink's target name. */
+  target: string;
+  /** Offsets of the whole link in the text scanned. */
+  start: number;
+  end: number;
+}
+
+/** Longest wikilink inside its brackets; the UI's renderer applies the same bound. */
+export const MAX_WIKILINK_CHARS = 1000;
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // Bounded and free of brackets inside, so a failed match stops at the next bracket: linear per line.
-const WIKILINK = /(!?)\[\[([^[\]\n]{1,1000})\]\]/g;
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]{0,31}:/;
+const WIKILINK = new RegExp(`(!?)\\[\\[([^[\\]\\n]{1,${MAX_WIKILINK_CHARS}})\\]\\]`, 'g');
 
+type Visit = (kind: FoundLink['kind'], target: string, start: number, end: number) => void;
+
+/** The markdown links and wikilinks of a text, deduplicated, for the link graph. */
 export function extractLinks(markdown: string): ExtractedLinks {
   const md = new Set<string>();
   const wiki = new Set<string>();
+  scanLinks(markdown, (kind, target) => {
+    if (kind === 'wiki') {
+      wiki.add(target);
+    } else {
+      const path = linkPath(target);
+      if (path !== null) md.add(path);
+    }
+  });
+  return { markdown: [...md], wikilinks: [...wiki] };
+}
+
+/** Every link of a text in order, with its offsets: what a reader marks. */
+export function findLinks(markdown: string): FoundLink[] {
+  const found: FoundLink[] = [];
+  scanLinks(markdown, (kind, target, start, end) => void found.push({ kind, target, start, end }));
+  // Per line, wikilinks are found before markdown links.
+  return found.sort((a, b) => a.start - b.start);
+}
+
+function scanLinks(markdown: string, visit: Visit): void {
   let fence: string | null = null;
   let start = 0;
   while (start <= markdown.length) {
@@ -32,30 +69,36 @@ export function extractLinks(markdown: string): ExtractedLinks {
     } else if (fenceMatch) {
       fence = fenceMatch[1]!;
     } else if (line.includes('[')) {
-      scanLine(blankCodeSpans(line), md, wiki);
+      scanLine(blankCodeSpans(line), start, visit);
     }
     if (end === markdown.length) break;
     start = end + 1;
   }
-  return { markdown: [...md], wikilinks: [...wiki] };
 }
 
-function scanLine(line: string, md: Set<string>, wiki: Set<string>): void {
-  const rest = line.replace(WIKILINK, (whole, bang: string, inner: string) => {
+function scanLine(line: string, lineStart: number, visit: Visit): void {
+  const rest = line.replace(WIKILINK, (whole: string, bang: string, inner: string, at: number) => {
+    // A backslash escapes the next character: `\[[x]]` is text, `\![[x]]` a `!` and then a wikilink.
+    if (bang === '' && escaped(line, at)) return whole;
     // `![[x]]` embeds a file (usually an image) rather than linking to a memory.
-    if (bang === '') {
+    if (bang === '' || escaped(line, at)) {
       const target = wikiTarget(inner);
-      if (target) wiki.add(target);
+      if (target) visit('wiki', target, lineStart + at + bang.length, lineStart + at + whole.length);
     }
     return ' '.repeat(whole.length);
   });
-  for (const raw of inlineLinkTargets(rest)) {
-    const target = relativeTarget(raw);
-    if (target) md.add(target);
-  }
+  for (const link of inlineLinks(rest)) visit('markdown', link.dest, lineStart + link.start, lineStart + link.end);
 }
 
-function wikiTarget(inner: string): string | null {
+/** Whether the character at `at` follows an odd run of backslashes. */
+function escaped(line: string, at: number): boolean {
+  let k = at;
+  while (k > 0 && line.charCodeAt(k - 1) === 0x5c) k--;
+  return (at - k) % 2 === 1;
+}
+
+/** The target of `[[inner]]`: before `|alias` and `#heading`, trimmed; null when nothing is left. */
+export function wikiTarget(inner: string): string | null {
   let target = inner;
   const bar = target.indexOf('|');
   if (bar !== -1) target = target.slice(0, bar);
@@ -65,11 +108,11 @@ function wikiTarget(inner: string): string | null {
   return target === '' ? null : target;
 }
 
-/** Destinations of `[text](dest)` links on one line; images (`![alt](src)`) are left out. */
-function inlineLinkTargets(line: string): string[] {
+/** `[text](dest)` links on one line with their offsets; images (`![alt](src)`) are left out. */
+function inlineLinks(line: string): { dest: string; start: number; end: number }[] {
   if (!line.includes('](')) return [];
   const scan = new DestinationScanner(line);
-  const targets: string[] = [];
+  const targets: { dest: string; start: number; end: number }[] = [];
   const open: number[] = [];
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
@@ -84,7 +127,7 @@ function inlineLinkTargets(line: string): string[] {
       if (line[i + 1] !== '(') continue;
       const parsed = scan.destination(i + 2);
       if (!parsed) continue;
-      if (line[opener - 1] !== '!') targets.push(parsed.dest);
+      if (line[opener - 1] !== '!') targets.push({ dest: parsed.dest, start: opener, end: parsed.end });
       // A link cannot contain another link: brackets opened before it are text, not pending links.
       open.length = 0;
       i = parsed.end - 1;
@@ -182,32 +225,6 @@ class DestinationScanner {
 
 function isSpaceOrControl(c: string): boolean {
   return c === ' ' || c.charCodeAt(0) < 0x20 || c === '\x7f';
-}
-
-/** A link target as a relative path, or null for external URLs, anchors and absolute paths. */
-function relativeTarget(dest: string): string | null {
-  const trimmed = dest.trim();
-  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('/') || trimmed.startsWith('\\') ||
-      trimmed.startsWith('~') || SCHEME.test(trimmed)) {
-    return null;
-  }
-  let cut = trimmed.length;
-  for (const mark of ['#', '?']) {
-    const at = trimmed.indexOf(mark);
-    if (at !== -1 && at < cut) cut = at;
-  }
-  const bare = trimmed.slice(0, cut);
-  if (bare === '') return null;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(bare);
-  } catch {
-    // A stray `%` is a literal character in a file name, not an error.
-    decoded = bare;
-  }
-  // Decoding can reveal an absolute path or a NUL that no file name contains.
-  if (decoded.startsWith('/') || decoded.includes('\0')) return null;
-  return decoded;
 }
 
 /**

@@ -1,8 +1,9 @@
 // Turns the parsed files of one memory directory into entries: the link graph between them and the
 // index statistics of MEMORY.md. Pure CPU over cached parses, so it is simply redone on every load.
+// Links resolve through linkResolver.ts, the code the UI marks links with.
 import path from 'node:path';
-import { foldCase } from '../fold.js';
 import type { MemoryEntry, MemoryIndexStats } from '../types.js';
+import { LinkResolver, listingOrder, type Resolution } from './linkResolver.js';
 import type { ScannedFile } from './scan.js';
 
 export const INDEX_LINE_LIMIT = 200;
@@ -23,38 +24,28 @@ export interface BuiltSource {
 interface Parsed {
   file: ScannedFile;
   entry: MemoryEntry;
-  frontmatterName: string | null;
-  markdownTargets: string[];
-  wikiTargets: string[];
 }
 
 export function buildSource(sourceId: string, files: ScannedFile[]): BuiltSource {
-  const sorted = [...files].sort((a, b) =>
-    a.isIndex !== b.isIndex ? (a.isIndex ? -1 : 1) : a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0);
+  const sorted = [...files].sort(listingOrder);
   const parsed = sorted.map((file) => parseEntry(sourceId, file));
-  const resolve = wikiResolver(parsed);
-  const filenames = new Set(sorted.map((f) => f.filename));
+  const resolver = new LinkResolver(parsed.map((p) => p.entry));
+  let dangling: string[] = [];
 
   for (const p of parsed) {
     const links = new Set<string>();
-    const folder = path.posix.dirname(p.file.filename);
-    for (const target of p.markdownTargets) {
-      // Only markdown files can be memories; links to images or scripts are not part of the graph.
-      if (!target.toLowerCase().endsWith('.md')) continue;
-      const joined = path.posix.normalize(path.posix.join(folder, target));
-      if (joined === '..' || joined.startsWith('../')) continue;
-      links.add(joined);
-    }
-    // An unresolved wikilink stays as its raw name (no `.md` added), so clients can mark it broken.
-    for (const name of p.wikiTargets) links.add(resolve(name) ?? name);
-    links.delete(p.file.filename);
+    const broken = new Set<string>();
+    const from = p.file.filename;
+    for (const target of p.file.parsed.markdownTargets) note(resolver.path(target, from), links, broken);
+    for (const name of p.file.parsed.wikiTargets) note(resolver.wiki(name), links, broken);
+    links.delete(from);
     p.entry.links = [...links];
+    if (p.file.isIndex) dangling = [...broken];
   }
 
   const linkedFrom = new Map<string, string[]>();
   for (const p of parsed) {
     for (const link of p.entry.links) {
-      if (!filenames.has(link)) continue;
       const list = linkedFrom.get(link) ?? [];
       list.push(p.file.filename);
       linkedFrom.set(link, list);
@@ -73,7 +64,7 @@ export function buildSource(sourceId: string, files: ScannedFile[]): BuiltSource
     bytes: indexEntry.size,
     lineLimit: INDEX_LINE_LIMIT,
     byteLimit: INDEX_BYTE_LIMIT,
-    danglingLinks: indexEntry.links.filter((l) => !filenames.has(l)),
+    danglingLinks: dangling,
   };
   return {
     entries: parsed.map((p) => p.entry),
@@ -83,6 +74,12 @@ export function buildSource(sourceId: string, files: ScannedFile[]): BuiltSource
     entryCount: topics.length,
     latestMtimeMs: sorted.reduce<number | null>((max, f) => (max === null || f.parsed.mtimeMs > max ? f.parsed.mtimeMs : max), null),
   };
+}
+
+/** `links` holds only targets that are entries; the rest of what a link names is broken or not a memory. */
+function note(resolution: Resolution<MemoryEntry>, links: Set<string>, broken: Set<string>): void {
+  if (resolution.kind === 'entry') links.add(resolution.entry.filename);
+  else if (resolution.kind === 'broken') broken.add(resolution.target);
 }
 
 function parseEntry(sourceId: string, file: ScannedFile): Parsed {
@@ -104,42 +101,5 @@ function parseEntry(sourceId: string, file: ScannedFile): Parsed {
     linkedFrom: [],
     inIndex: false,
   };
-  return { file, entry, frontmatterName: p.frontmatterName, markdownTargets: p.markdownTargets, wikiTargets: p.wikiTargets };
-}
-
-/**
- * Wikilinks name another memory's `name:` first, then a file: its path with or without `.md`, then a
- * nested file's base name. Exact matches beat case-insensitive ones; ties go to the first entry in
- * listing order (MEMORY.md, then by filename).
- */
-function wikiResolver(parsed: Parsed[]): (name: string) => string | null {
-  const tables: Map<string, string>[] = [];
-  const add = (table: Map<string, string>, key: string, filename: string): void => {
-    if (!table.has(key)) table.set(key, filename);
-  };
-  const byName = new Map<string, string>();
-  const byPath = new Map<string, string>();
-  const byBase = new Map<string, string>();
-  for (const { file, frontmatterName } of parsed) {
-    if (frontmatterName !== null) add(byName, frontmatterName, file.filename);
-    add(byPath, file.filename, file.filename);
-    add(byPath, file.filename.replace(/\.md$/, ''), file.filename);
-    const base = path.posix.basename(file.filename);
-    add(byBase, base, file.filename);
-    add(byBase, base.replace(/\.md$/, ''), file.filename);
-  }
-  for (const table of [byName, byPath, byBase]) {
-    tables.push(table);
-    const folded = new Map<string, string>();
-    for (const [key, filename] of table) add(folded, foldCase(key), filename);
-    tables.push(folded);
-  }
-  return (name) => {
-    for (let i = 0; i < tables.length; i++) {
-      // Even slots are exact tables, odd slots their case-folded twins.
-      const hit = tables[i]!.get(i % 2 === 0 ? name : foldCase(name));
-      if (hit !== undefined) return hit;
-    }
-    return null;
-  };
+  return { file, entry };
 }

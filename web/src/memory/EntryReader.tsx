@@ -1,12 +1,12 @@
-// One memory file: description as the lead, body without frontmatter, links and [[wikilinks]]
-// navigating inside the app (broken ones marked), "linked from", the session that wrote it and that
-// session's plan. For MEMORY.md: the health panel and the cut point drawn into the document.
+// One memory file: description as the lead (the full text as written, with a warning when Claude Code
+// reads only part of a frontmatter value), body without frontmatter, links and [[wikilinks]] navigating
+// inside the app (broken ones marked), "linked from", the session that wrote it and that session's plan.
+// For MEMORY.md: the health panel and the cut point drawn into the document.
 import { useCallback, useMemo } from 'react';
 import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import { SessionChip } from '../plans/SessionChip';
 import { DocumentView, type RenderOptions } from '../reader/DocumentView';
-import type { ResolvedLink } from '../reader/markdown';
 import { Highlight } from '../search/Highlight';
 import { entryHref, planHref } from '../state/url';
 import type { ContentState } from '../state/useRemote';
@@ -15,9 +15,9 @@ import { useCommand } from '../ui/commands';
 import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { computeCut, utf8Length } from './cutPoint';
-import { splitFrontmatter } from './frontmatter';
+import { CommentCutWarning } from './CommentCutWarning';
 import { IndexHealth } from './IndexHealth';
-import { indexReach, type EntryResolver } from './links';
+import { indexReach, linkRenderOptions, splitMemoryFile, type EntryResolver } from './links';
 
 interface Props {
   entry: MemoryEntry;
@@ -44,21 +44,15 @@ function flash(el: Element | null): void {
 export function EntryReader({ entry, source, content, resolver, plansBySession, query, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
   const text = content.key === entry.id ? content.text : null;
-  const doc = useMemo(() => (text === null ? null : splitFrontmatter(text)), [text]);
+  const doc = useMemo(() => (text === null ? null : splitMemoryFile(text)), [text]);
 
   const cut = useMemo(() => (entry.isIndex && text !== null ? computeCut(text) : null), [entry.isIndex, text]);
   const reach = useMemo(
-    () => (cut && text !== null ? indexReach(text, cut.keptEnd, resolver, entry.filename) : null),
-    [cut, text, resolver, entry.filename],
+    () => (cut && doc ? indexReach(doc, cut.keptEnd, resolver, entry.filename) : null),
+    [cut, doc, resolver, entry.filename],
   );
 
   const options = useMemo<RenderOptions>(() => {
-    const toNav = (target: MemoryEntry): ResolvedLink => ({
-      kind: 'nav',
-      href: entryHref(target.sourceId, target.id),
-      nav: `entry:${target.id}`,
-      title: target.name,
-    });
     let cutMarker: RenderOptions['cut'] = null;
     if (cut?.truncated && doc && cut.firstUnreadLine !== null) {
       const unread = cut.totalLines - cut.keptLines;
@@ -68,20 +62,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
         label: `Claude Code stops reading here: ${formatCount(unread)} more ${unread === 1 ? 'line is' : 'lines are'} not loaded`,
       };
     }
-    return {
-      wikilinks: true,
-      resolveWiki: (target) => {
-        const r = resolver.resolveWiki(target);
-        return r.kind === 'entry' ? toNav(r.entry) : { kind: 'broken', reason: r.kind === 'broken' ? r.reason : 'not found' };
-      },
-      resolveHref: (href) => {
-        const r = resolver.resolveHref(href, entry.filename);
-        if (r.kind === 'entry') return toNav(r.entry);
-        if (r.kind === 'broken') return { kind: 'broken', reason: r.reason };
-        return null;
-      },
-      cut: cutMarker,
-    };
+    return { ...linkRenderOptions(resolver, entry.filename), cut: cutMarker };
   }, [resolver, entry.filename, cut, doc]);
 
   const copyMarkdown = useCallback(() => {
@@ -93,15 +74,19 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
   useCommand('copyPath', copyPath);
   useCommand('openInEditor', open);
 
-  const linkedFrom = entry.linkedFrom.map((name) => ({ name, target: resolver.lookup(name) }));
+  const linkedFrom = entry.linkedFrom.map((name) => ({ name, target: resolver.entry(name) }));
   const sessionPlan = entry.sessionId ? plansBySession.get(entry.sessionId) ?? null : null;
+
+  const written = doc?.written ?? null;
+  const description = written?.description ?? entry.description;
+  const commentCut = written && doc ? <CommentCutWarning written={written} read={doc.data} /> : null;
 
   let before = null;
   if (entry.isIndex && cut && reach && text !== null) {
     const orphanEntries: MemoryEntry[] = [];
     const missingOrphans: string[] = [];
     for (const name of source.orphans) {
-      const e = resolver.lookup(name);
+      const e = resolver.entry(name);
       if (e) orphanEntries.push(e);
       else missingOrphans.push(name);
     }
@@ -126,11 +111,19 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
         }}
       />
     );
-  } else if (entry.description) {
+  } else if (description) {
     before = (
       <p className="lead">
-        <Highlight text={entry.description} query={query} />
+        <Highlight text={description} query={query} />
       </p>
+    );
+  }
+  if (commentCut) {
+    before = (
+      <>
+        {before}
+        {commentCut}
+      </>
     );
   }
 

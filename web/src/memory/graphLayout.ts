@@ -1,9 +1,9 @@
 // Link graph of one memory source as concentric rings: MEMORY.md at the centre, then the topics it
 // links to, then what those link to, and so on; topics nothing reaches from the index (orphans)
-// on the outer ring; link targets that do not exist (dangling) as their own marked nodes.
+// on the outer ring; the index's links to files that do not exist (dangling) as their own marked nodes.
 // Deterministic and O(nodes + edges), so 300 nodes lay out instantly.
 import type { MemoryEntry } from '../api/types';
-import { EntryResolver } from './links';
+import { LinkResolver } from './links';
 
 export interface GraphNode {
   key: string;
@@ -39,7 +39,7 @@ const RING_GAP = 110;
 const NODE_SPACING = 30;
 
 export function buildGraph(entries: MemoryEntry[], orphans: readonly string[], danglingFromIndex: readonly string[] = []): Graph {
-  const resolver = new EntryResolver(entries);
+  const resolver = new LinkResolver(entries);
   const orphanSet = new Set(orphans);
   const nodes = new Map<string, GraphNode>();
   const edges: GraphEdge[] = [];
@@ -59,7 +59,7 @@ export function buildGraph(entries: MemoryEntry[], orphans: readonly string[], d
     });
   }
   const addEdge = (from: string, targetName: string) => {
-    const target = resolver.lookup(targetName);
+    const target = resolver.entry(targetName);
     let to: string;
     if (target) to = target.id;
     else {

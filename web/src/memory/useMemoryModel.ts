@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type { MemoryEntry, MemoryListing, MemorySource } from '../api/types';
 import type { UrlState } from '../state/url';
-import { EntryResolver } from './links';
+import { LinkResolver, type EntryResolver } from './links';
 import {
   entryHaystack, filterByTypes, groupSources, orderEntries, searchEntries, typeCounts, type EntryHit, type TypeKey,
 } from './memoryQuery';
@@ -44,7 +44,7 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
     const resolverFor = (sourceId: string) => {
       let r = resolvers.get(sourceId);
       if (!r) {
-        r = new EntryResolver(entriesBySource.get(sourceId) ?? []);
+        r = new LinkResolver(entriesBySource.get(sourceId) ?? []);
         resolvers.set(sourceId, r);
       }
       return r;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeUrl, renderMarkdown, slugify } from './markdown';
+import { isSafeUrl, MAX_NESTING, renderMarkdown, slugify } from './markdown';
 
 describe('renderMarkdown', () => {
   it('renders GFM tables, strikethrough, task lists and autolinks', () => {
@@ -68,6 +68,24 @@ describe('renderMarkdown', () => {
     expect(r.html).toContain('<span class="wikilink broken-link" data-broken="1" data-target="ghost" title="Broken link: no ghost">ghost');
     expect(r.html).toContain('<code>[[code]]</code>');
     expect(renderMarkdown('[[user-role]]').html).toContain('[[user-role]]');
+  });
+
+  it('finds wikilinks where the service does: embeds, empty targets and escaped brackets are text', () => {
+    const opts = { wikilinks: true, resolveWiki: (t: string) => ({ kind: 'nav' as const, href: `?e=${t}`, nav: `entry:s/${t}` }) };
+    const r = renderMarkdown('![[pic.png]] \\![[bang]] \\[[escaped]] [[|alias]](x.md) [[a#h|b]]', opts);
+    expect([...r.html.matchAll(/data-nav="([^"]*)"/g)].map((m) => m[1])).toEqual(['entry:s/bang', 'entry:s/a']);
+    // `[[|alias]]` names nothing, and stays text rather than becoming the label of a link to x.md.
+    expect(r.html).toContain('[[|alias]](x.md)');
+    expect(r.html).not.toContain('href="x.md"');
+  });
+
+  it('stops nesting blocks at MAX_NESTING levels however deep the source goes', () => {
+    for (const src of ['>'.repeat(100_000) + ' x', '> '.repeat(100_000) + 'x', '- '.repeat(50_000) + 'x', '1. '.repeat(30_000) + 'x']) {
+      const { html } = renderMarkdown(src);
+      for (const tag of ['blockquote', 'ul', 'ol']) expect(html.split(`<${tag}>`).length - 1).toBeLessThanOrEqual(MAX_NESTING);
+    }
+    // Emphasis is paired by a loop, not by recursion: deep runs render (the browser flattens the tags).
+    expect(renderMarkdown(`${'*'.repeat(50_000)}x${'*'.repeat(50_000)}`).html).toContain('x');
   });
 
   it('draws the cut marker before the first unread block and dims what follows', () => {

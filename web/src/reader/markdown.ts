@@ -5,6 +5,7 @@
 // (sanitize.ts) before it touches the page.
 import MarkdownIt, { type MarkdownIt as MarkdownItInstance, type StateCore, type StateInline, type Token } from 'markdown-it';
 import taskLists from 'markdown-it-task-lists';
+import { MAX_WIKILINK_CHARS, wikiTarget } from '../../../src/domain/markdown/links';
 import { foldCase } from '../search/fold';
 import { highlightCode } from './highlightLanguages';
 
@@ -16,7 +17,8 @@ export interface Heading {
 
 export type ResolvedLink =
   | { kind: 'nav'; href: string; nav: string; title?: string }
-  | { kind: 'broken'; reason: string }
+  /** `target`: the name the service lists in `danglingLinks` for it, when it differs from the href. */
+  | { kind: 'broken'; reason: string; target?: string }
   | { kind: 'local' };
 
 export interface CutMarker {
@@ -45,6 +47,7 @@ export interface RenderResult {
 }
 
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
+export const MAX_NESTING = 100;
 
 export function isSafeUrl(url: string): boolean {
   const s = url.trim().toLowerCase();
@@ -67,20 +70,35 @@ function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/**
+ * `[[target|alias]]` where the service's link finder sees a wikilink: same length bound, no brackets or
+ * line breaks inside, and `![[x]]` (an embed) left alone. One without a target (`[[|x]]`) is still
+ * consumed, as text, so it cannot turn into a markdown link the service does not see either.
+ */
 function wikilinkRule(state: StateInline, silent: boolean): boolean {
   if (!(state.env as unknown as RenderEnv | undefined)?.wikilinks) return false;
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5b) return false;
+  if (pos > state.posMax - 4 || isEmbed(src, pos)) return false;
   const end = src.indexOf(']]', pos + 2);
-  if (end < 0 || end - pos > 304) return false;
+  if (end < 0 || end > state.posMax - 2 || end - pos - 2 > MAX_WIKILINK_CHARS) return false;
   const inner = src.slice(pos + 2, end);
-  if (!inner.trim() || /[[\]\n]/.test(inner)) return false;
+  if (inner === '' || /[[\]\n]/.test(inner)) return false;
   if (!silent) {
-    const token = state.push('wikilink', '', 0);
-    token.content = inner;
+    const target = wikiTarget(inner);
+    const token = state.push(target === null ? 'text' : 'wikilink', '', 0);
+    token.content = target === null ? src.slice(pos, end + 2) : inner;
   }
   state.pos = end + 2;
   return true;
+}
+
+/** A `!` right before the brackets, itself not escaped by a backslash. */
+function isEmbed(src: string, pos: number): boolean {
+  if (src.charCodeAt(pos - 1) !== 0x21) return false;
+  let k = pos - 1;
+  while (k > 0 && src.charCodeAt(k - 1) === 0x5c) k--;
+  return (pos - 1 - k) % 2 === 0;
 }
 
 function headingText(inline: Token | undefined): string {
@@ -151,6 +169,10 @@ function createRenderer(): MarkdownItInstance {
     html: false,
     linkify: true,
     typographer: false,
+    // Block and inline parsing recurse per nesting level (blockquotes, lists, emphasis, links): past
+    // this depth markdown-it reads the rest as text, so `>>>>…` or `- - - …` a hundred thousand deep
+    // cannot overflow the stack. The default preset's value, pinned here because the bound matters.
+    maxNesting: MAX_NESTING,
     highlight: (code, lang) => highlightCode(code, lang.trim().toLowerCase()),
   });
   md.validateLink = isSafeUrl;
@@ -200,7 +222,7 @@ function createRenderer(): MarkdownItInstance {
         token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'href');
         token.attrJoin('class', 'broken-link');
         token.attrSet('data-broken', '1');
-        token.attrSet('data-target', href);
+        token.attrSet('data-target', resolved.target ?? href);
         token.attrSet('title', `Broken link: ${resolved.reason}`);
       } else {
         token.attrJoin('class', 'local-link');
@@ -227,7 +249,7 @@ function createRenderer(): MarkdownItInstance {
     const env = rawEnv as unknown as RenderEnv;
     const raw = tokens[idx]!.content;
     const [targetPart = '', alias] = raw.split('|');
-    const target = targetPart.split('#')[0]!.trim();
+    const target = wikiTarget(raw) ?? '';
     const label = escapeHtml((alias ?? targetPart).trim() || raw);
     const resolved = env.resolveWiki?.(target) ?? { kind: 'broken', reason: 'wikilinks are not resolved here' };
     if (resolved.kind === 'nav') {
