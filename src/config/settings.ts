@@ -12,24 +12,80 @@ export interface FoundSetting {
   file: string;
 }
 
-const MAX_SETTINGS_BYTES = 1024 * 1024;
+// Claude Code's settings files are a few KB. A repository ships its own, so a large or deeply nested one
+// is refused before JSON.parse, whose time grows with nesting (docs/robustness.md).
+const MAX_SETTINGS_BYTES = 256 * 1024;
+const MAX_SETTINGS_NESTING = 64;
 const TOO_LARGE = Symbol('too large');
 
+/** Whether JSON text nests arrays and objects deeper than `limit` (brackets inside strings not counted). */
+export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+interface Parsed {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  settings: Record<string, unknown> | null;
+}
+
+// Settings files are read again on every memory load (every few seconds while the UI is open): a file
+// whose stat did not move is not parsed again.
+const parsedFiles = new Map<string, Parsed>();
+const MAX_REMEMBERED = 4000;
+
 /**
- * Parses one settings file; null when it is missing, too large, not JSON or not an object. Synchronous:
- * projects are looked up by the hundred, most have no such file, and an ENOENT takes microseconds where
- * a promise round trip per file added up to most of a second.
+ * Parses one settings file; null when it is missing, too large or nested, not JSON or not an object.
+ * Synchronous: projects are looked up by the hundred, most have no such file, and an ENOENT takes
+ * microseconds where a promise round trip per file added up to most of a second.
  */
 export function readSettingsFileSync(file: string, logger?: Logger): Record<string, unknown> | null {
   // A FIFO named settings.json is skipped, never waited on (see withRegularFileSync).
-  const raw = withRegularFileSync(file, (fd, stats) => (stats.size > MAX_SETTINGS_BYTES ? TOO_LARGE : readFileSync(fd, 'utf8')));
-  if (raw === null) return null;
-  if (raw === TOO_LARGE) {
-    logger?.warn(`ignoring ${file}: larger than 1 MiB`);
+  const read = withRegularFileSync(file, (fd, stats): Parsed | typeof TOO_LARGE => {
+    const known = parsedFiles.get(file);
+    if (known && known.dev === stats.dev && known.ino === stats.ino && known.size === stats.size &&
+        known.mtimeMs === stats.mtimeMs && known.ctimeMs === stats.ctimeMs) return known;
+    if (stats.size > MAX_SETTINGS_BYTES) return TOO_LARGE;
+    const { dev, ino, size, mtimeMs, ctimeMs } = stats;
+    const parsed: Parsed = { dev, ino, size, mtimeMs, ctimeMs, settings: parseSettings(file, readFileSync(fd, 'utf8'), logger) };
+    if (parsedFiles.size >= MAX_REMEMBERED) parsedFiles.clear();
+    parsedFiles.set(file, parsed);
+    return parsed;
+  });
+  if (read === null) return null;
+  if (read === TOO_LARGE) {
+    logger?.warn(`ignoring ${file}: larger than ${MAX_SETTINGS_BYTES / 1024} KiB`);
+    return null;
+  }
+  return read.settings;
+}
+
+function parseSettings(file: string, raw: string, logger?: Logger): Record<string, unknown> | null {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (jsonNestsDeeperThan(text, MAX_SETTINGS_NESTING)) {
+    logger?.warn(`ignoring ${file}: nested deeper than ${MAX_SETTINGS_NESTING} levels`);
     return null;
   }
   try {
-    const parsed: unknown = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
+    const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     logger?.warn(`ignoring ${file}: not a JSON object`);
   } catch {

@@ -3,6 +3,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMemory } from '../../src/domain/memory/loader.js';
+import { MAX_LINKS_PER_FILE, PARSED_BYTES } from '../../src/domain/memory/parsedFile.js';
 import type { MemoryEntry } from '../../src/domain/types.js';
 import { type TempHome, tempHome, webappProject, write } from './helpers.js';
 
@@ -64,7 +65,7 @@ describe('memory entries', () => {
     await symlink(path.join(t.home, '.ssh'), path.join(dir, 'keys'));
     const { listing, search } = await load();
     expect(listing.entries.map((e) => e.filename)).toEqual(['ok.md']);
-    expect(search('secret')).toEqual([]);
+    expect(await search('secret')).toEqual([]);
   });
 
   it('reads fields from frontmatter, with fallbacks', async () => {
@@ -149,10 +150,24 @@ describe('memory entries', () => {
     expect((await load()).source.modified).toBe('2024-05-06T07:08:09.000Z');
   });
 
-  it('still lists a file over 5 MB with its real size and line count, parsing only the head', async () => {
+  it('takes the first MAX_LINKS_PER_FILE links of a file into the link graph, whatever follows', async () => {
+    const lines = ['# Index'];
+    for (let i = 0; i < MAX_LINKS_PER_FILE + 100; i++) lines.push(`- [Gone ${i}](gone-${i}.md)`);
+    lines.push('- [Late](late.md)');
+    await write(path.join(dir, 'MEMORY.md'), lines.join('\n') + '\n');
+    await write(path.join(dir, 'late.md'), 'late');
+    const { listing, byFile } = await load();
+    const index = listing.sources[0]!.index!;
+    expect(index.danglingLinks).toHaveLength(MAX_LINKS_PER_FILE);
+    expect(index.danglingLinks.at(-1)).toBe(`gone-${MAX_LINKS_PER_FILE - 1}.md`);
+    expect(byFile.get('late.md')!.inIndex).toBe(false);
+    expect(listing.sources[0]!.orphans).toEqual(['late.md']);
+  });
+
+  it('lists a file over PARSED_BYTES with its real size and line count, its fields and links from its head, and searches all of it', async () => {
     const head = '---\nname: big\n---\n[[a]]\n';
     const filler = 'x'.repeat(99) + '\n';
-    const big = head + filler.repeat(Math.ceil((5 * 1024 * 1024) / 100) + 10) + 'tail [[late-link]]';
+    const big = head + filler.repeat(Math.ceil((3 * PARSED_BYTES) / 100) + 10) + 'tail [[late-link]]';
     await write(path.join(dir, 'big.md'), big);
     await write(path.join(dir, 'a.md'), 'a');
     await write(path.join(dir, 'late-link.md'), 'late');
@@ -162,7 +177,8 @@ describe('memory entries', () => {
     expect(entry.lineCount).toBe(big.split('\n').length);
     expect(entry.name).toBe('big');
     expect(entry.links).toEqual(['a.md']);
-    expect(search('late-link')).toEqual([]);
-    expect(search('name: big')).toEqual([`${key}/big.md`]);
+    expect(await search('LATE-LINK')).toEqual([`${key}/big.md`]);
+    expect(await search('name: big')).toEqual([`${key}/big.md`]);
+    expect(await search('absent text')).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ describe('reloading with the parse cache', () => {
     const after = await load(cache);
     expect(after.reads).toBe(1);
     expect(after.listing.entries.find((e) => e.filename === 'b.md')!.name).toBe('Bzzz');
-    expect(after.search('bzzz')).toEqual([`${key}/b.md`]);
+    expect(await after.search('bzzz')).toEqual([`${key}/b.md`]);
   });
 
   it('sees a file replaced by rename, and one that became unreadable or a directory', async () => {

@@ -29,11 +29,15 @@ const WIKILINK = new RegExp(`(!?)\\[\\[([^[\\]\\n]{1,${MAX_WIKILINK_CHARS}})\\]\
 
 type Visit = (kind: FoundLink['kind'], target: string, start: number, end: number) => void;
 
-/** The markdown links and wikilinks of a text, deduplicated, for the link graph. */
-export function extractLinks(markdown: string): ExtractedLinks {
+/**
+ * The markdown links and wikilinks of a text, deduplicated, for the link graph: the first `maxLinks` of
+ * them (the scan stops there, so a file of 100,000 links costs what its first links cost).
+ */
+export function extractLinks(markdown: string, maxLinks = Infinity): ExtractedLinks {
   const md = new Set<string>();
   const wiki = new Set<string>();
-  scanLinks(markdown, (kind, target) => {
+  scanLinks(markdown, () => md.size + wiki.size >= maxLinks, (kind, target) => {
+    if (md.size + wiki.size >= maxLinks) return;
     if (kind === 'wiki') {
       wiki.add(target);
     } else {
@@ -47,15 +51,15 @@ export function extractLinks(markdown: string): ExtractedLinks {
 /** Every link of a text in order, with its offsets: what a reader marks. */
 export function findLinks(markdown: string): FoundLink[] {
   const found: FoundLink[] = [];
-  scanLinks(markdown, (kind, target, start, end) => void found.push({ kind, target, start, end }));
+  scanLinks(markdown, () => false, (kind, target, start, end) => void found.push({ kind, target, start, end }));
   // Per line, wikilinks are found before markdown links.
   return found.sort((a, b) => a.start - b.start);
 }
 
-function scanLinks(markdown: string, visit: Visit): void {
+function scanLinks(markdown: string, done: () => boolean, visit: Visit): void {
   let fence: string | null = null;
   let start = 0;
-  while (start <= markdown.length) {
+  while (start <= markdown.length && !done()) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = markdown.length;
     const line = markdown.slice(start, end).replace(/\r$/, '');

@@ -12,8 +12,8 @@ export const INDEX_BYTE_LIMIT = 25_000;
 export interface BuiltSource {
   /** MEMORY.md first, then topics by filename. */
   entries: MemoryEntry[];
-  /** foldCase of each entry's raw text (first 5 MB), parallel to `entries`. */
-  folded: string[];
+  /** foldCase of each entry's raw text (null for a large file, searched from disk), parallel to `entries`. */
+  folded: (string | null)[];
   index: MemoryIndexStats | null;
   orphans: string[];
   entryCount: number;

@@ -6,7 +6,8 @@ import { foldCase } from '../fold.js';
 import { type Logger, type MemoryEntry, type MemoryListing, type MemorySource, silentLogger } from '../types.js';
 import { type BuiltSource, buildSource } from './entries.js';
 import { rootPolicy } from './roots.js';
-import type { LinkResolver } from '../files.js';
+import { openRegularFile, type LinkResolver } from '../files.js';
+import { piecesContain, textPieces } from '../largeFiles.js';
 import { followLink } from '../linkPolicy.js';
 import { type FileCacheView, noFileCache } from './parsedFile.js';
 import { type ScannedFile, scanMemoryDir } from './scan.js';
@@ -33,8 +34,11 @@ interface SourceBuild {
 
 export interface LoadedMemory {
   listing: MemoryListing;
-  /** Ids of entries whose raw text contains `q` case-insensitively, in listing order; [] for empty q. */
-  search(q: string): string[];
+  /**
+   * Ids of entries whose raw text contains `q` case-insensitively, in listing order; [] for empty q. A
+   * file larger than PARSED_BYTES is read again, a chunk at a time (its text is not kept).
+   */
+  search(q: string): Promise<string[]>;
   /** Where a listed entry is read (a symlink only as its source's link policy allows), or null for any other id. */
   fileOf(id: string): { filepath: string; links: LinkResolver } | null;
   /** Each source's build, by id and dir, for the next load. */
@@ -51,7 +55,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
 
   const sources: MemorySource[] = [];
   const entries: MemoryEntry[] = [];
-  const folded: string[] = [];
+  const folded: (string | null)[] = [];
   const builds = new Map<string, SourceBuild>();
   let allReused = true;
   for (const plan of planned) {
@@ -95,28 +99,44 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
 
   const roots = new Map(sources.map((s) => [s.id, s.dir]));
   const filepaths = new Map(entries.map((e) => [e.id, e.filepath]));
+  const fileOf = (id: string): { filepath: string; links: LinkResolver } | null => {
+    const filepath = filepaths.get(id);
+    const root = roots.get(id.slice(0, id.indexOf('/')));
+    if (filepath === undefined || root === undefined) return null;
+    return { filepath, links: (link) => {
+      const followed = followLink(link, root, 'file');
+      return 'real' in followed ? followed.real : null;
+    } };
+  };
   return {
     listing: { sources, entries },
-    search(q: string): string[] {
+    async search(q: string): Promise<string[]> {
       const needle = foldCase(q);
       if (needle === '') return [];
       const ids: string[] = [];
-      folded.forEach((text, i) => {
-        if (text.includes(needle)) ids.push(entries[i]!.id);
-      });
+      for (let i = 0; i < entries.length; i++) {
+        const text = folded[i];
+        const id = entries[i]!.id;
+        if (text === null || text === undefined ? await fileContains(fileOf(id), needle) : text.includes(needle)) ids.push(id);
+      }
       return ids;
     },
-    fileOf(id: string): { filepath: string; links: LinkResolver } | null {
-      const filepath = filepaths.get(id);
-      const root = roots.get(id.slice(0, id.indexOf('/')));
-      if (filepath === undefined || root === undefined) return null;
-      return { filepath, links: (link) => {
-        const followed = followLink(link, root, 'file');
-        return 'real' in followed ? followed.real : null;
-      } };
-    },
+    fileOf,
     builds,
   };
+}
+
+/** Whether a large file's folded text contains `needle`, read a chunk at a time. */
+async function fileContains(file: { filepath: string; links: LinkResolver } | null, needle: string): Promise<boolean> {
+  const opened = file && (await openRegularFile(file.filepath, file.links));
+  if (!opened) return false;
+  try {
+    return await piecesContain(textPieces(opened.handle), needle, foldCase);
+  } catch {
+    return false;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
 }
 
 function sameFiles(a: ScannedFile[], b: ScannedFile[]): boolean {

@@ -2,12 +2,26 @@
 // listing is rebuilt every few seconds while the UI is open, and almost always nothing has changed.
 import type { Stats } from 'node:fs';
 import { foldCase } from '../fold.js';
+import { LARGE_FILE_BYTES } from '../largeFiles.js';
 import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { extractLinks } from '../markdown/links.js';
 import { firstHeading } from '../markdown/text.js';
 import type { MemoryType } from '../types.js';
 
 const TYPES = new Set<string>(['user', 'feedback', 'project', 'reference']);
+
+/**
+ * Links a file contributes to the link graph: its first ones. Claude Code loads 200 lines of an index,
+ * and a file of 100,000 links (a hostile or broken one) would otherwise cost every memory load a
+ * fraction of a second in extraction and resolution (docs/robustness.md).
+ */
+export const MAX_LINKS_PER_FILE = 2000;
+
+/**
+ * What is read of a memory file to list it: its frontmatter, heading and links come from this much of
+ * its start; a larger file is searched by reading it again, a chunk at a time (see largeFiles.ts).
+ */
+export const PARSED_BYTES = LARGE_FILE_BYTES;
 
 /** Everything the listing needs from a file's bytes; independent of the source it is listed in. */
 export interface ParsedFile {
@@ -24,16 +38,17 @@ export interface ParsedFile {
   modified: string;
   markdownTargets: string[];
   wikiTargets: string[];
-  /** foldCase of the raw text read (the first MAX_READ_BYTES), for search. */
-  folded: string;
+  /** foldCase of the whole raw text, for search; null for a file larger than PARSED_BYTES (searched from disk). */
+  folded: string | null;
 }
 
+/** `text` is the file's first PARSED_BYTES (all of it when `size` is no more). */
 export function parseFile(text: string, size: number, mtimeMs: number, lineCount: number): ParsedFile {
   // parseFrontmatter never throws: a malformed file only loses its own fields.
   const { data, body } = parseFrontmatter(text);
   const type = field(data.type);
   // Both kinds of link start with `[`: a quarter of typical memory files has none, and the scan is per line.
-  const links = body.includes('[') ? extractLinks(body) : { markdown: [], wikilinks: [] };
+  const links = body.includes('[') ? extractLinks(body, MAX_LINKS_PER_FILE) : { markdown: [], wikilinks: [] };
   return {
     size,
     mtimeMs,
@@ -46,7 +61,7 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
     modified: isoDate(field(data.modified)) ?? new Date(mtimeMs).toISOString(),
     markdownTargets: links.markdown,
     wikiTargets: links.wikilinks,
-    folded: foldCase(text),
+    folded: size <= PARSED_BYTES ? foldCase(text) : null,
   };
 }
 

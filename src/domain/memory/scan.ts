@@ -9,7 +9,7 @@ import { statOrNull } from '../files.js';
 import { refusedLinkTarget } from '../linkPolicy.js';
 import { countLines } from '../markdown/text.js';
 import type { Logger } from '../types.js';
-import { type FileCacheView, type ParsedFile, noFileCache, parseFile } from './parsedFile.js';
+import { type FileCacheView, type ParsedFile, noFileCache, PARSED_BYTES, parseFile } from './parsedFile.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
 export interface ScannedFile {
@@ -21,12 +21,6 @@ export interface ScannedFile {
 }
 
 export const INDEX_FILE = 'MEMORY.md';
-/**
- * Files larger than this are still listed with their real size and line count, but frontmatter,
- * links and search only see their first 5 MB: memory files are meant to be small, and reading a
- * runaway file whole would hold that much per file in the search cache.
- */
-export const MAX_READ_BYTES = 5 * 1024 * 1024;
 // Claude Code's own subfolders that hold no topic files (formats doc, "Auto memory").
 const EXCLUDED_TOP_DIRS = new Set(['team', 'logs', 'sessions', 'proposals']);
 // A custom directory can point anywhere the user likes; these stop a walk over a huge tree.
@@ -129,7 +123,7 @@ function realpathOrNull(p: string): string | null {
 
 interface Head {
   stats: Stats;
-  /** The first MAX_READ_BYTES, decoded. */
+  /** The first PARSED_BYTES, decoded. */
   text: string;
   lineCount: number;
 }
@@ -186,8 +180,8 @@ class Reader {
 }
 
 /**
- * The first MAX_READ_BYTES of a regular file, its fstat and its real line count; null if it is not
- * one. Synchronous but for files over MAX_READ_BYTES, whose remaining lines are counted in slices.
+ * The first PARSED_BYTES of a regular file, its fstat and its real line count; null if it is not
+ * one. Synchronous but for files over PARSED_BYTES, whose remaining lines are counted in slices.
  */
 function readHead(filepath: string, slicer: TimeSlicer): Head | null | Promise<Head | null> {
   let fd: number;
@@ -202,7 +196,7 @@ function readHead(filepath: string, slicer: TimeSlicer): Head | null | Promise<H
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return null;
-    const head = Buffer.allocUnsafe(Math.min(stats.size, MAX_READ_BYTES));
+    const head = Buffer.allocUnsafe(Math.min(stats.size, PARSED_BYTES));
     let length = 0;
     while (length < head.length) {
       const bytesRead = readSync(fd, head, length, head.length - length, length);
@@ -210,7 +204,7 @@ function readHead(filepath: string, slicer: TimeSlicer): Head | null | Promise<H
       length += bytesRead;
     }
     const text = head.toString('utf8', 0, length);
-    if (stats.size <= MAX_READ_BYTES) return { stats, text, lineCount: countLines(text) };
+    if (stats.size <= PARSED_BYTES) return { stats, text, lineCount: countLines(text) };
     handedOver = true;
     return countRest(fd, stats, text, head.subarray(0, length), slicer);
   } catch {
