@@ -91,6 +91,6 @@ describe('discoverPlanFolders', () => {
       { dir: path.join(home.claude, 'plans'), projectRoot: null },
       { dir: path.join(other, 'fine'), projectRoot: other },
     ]);
-    expect(warnings).toEqual([`ignoring ${path.join(other, '.claude', 'settings.local.json')}: larger than 1 MiB`]);
+    expect(warnings).toEqual([`ignoring ${path.join(other, '.claude', 'settings.local.json')}: larger than 256 KiB`]);
   });
 });
