@@ -44,11 +44,20 @@ hljs.registerAliases(['py'], { languageName: 'python' });
 hljs.registerAliases(['rs'], { languageName: 'rust' });
 hljs.registerAliases(['text', 'txt'], { languageName: 'plaintext' });
 
+/**
+ * Code blocks longer than this are shown as plain text: highlighting is a convenience, and a pasted tool
+ * output of a few hundred KB (190 KB of `[` as json made 7.4 MB of spans) froze the tab for seconds.
+ */
+export const MAX_HIGHLIGHTED_CHARS = 50_000;
+/** Highlighting that multiplies a block's size more than this is dropped for the plain text. */
+const MAX_GROWTH = 12;
+
 /** Highlighted HTML (escaped by highlight.js) or '' to let markdown-it escape the code itself. */
 export function highlightCode(code: string, lang: string): string {
-  if (!lang || code.length > 200_000 || !hljs.getLanguage(lang)) return '';
+  if (!lang || code.length > MAX_HIGHLIGHTED_CHARS || !hljs.getLanguage(lang)) return '';
   try {
-    return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+    const html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+    return html.length > MAX_GROWTH * code.length + 1000 ? '' : html;
   } catch {
     return '';
   }

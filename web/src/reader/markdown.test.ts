@@ -35,6 +35,16 @@ describe('renderMarkdown', () => {
     expect(r.mermaidCount).toBe(1);
   });
 
+  it('shows a huge or explosive code block as plain text instead of highlighting it', () => {
+    const brackets = '['.repeat(190_000);
+    const huge = renderMarkdown(`\`\`\`json\n${brackets}\n\`\`\`\n`).html;
+    expect(huge).not.toContain('<span');
+    expect(huge.length).toBeLessThan(brackets.length * 2);
+    const tight = '[{'.repeat(10_000);
+    expect(renderMarkdown(`\`\`\`json\n${tight}\n\`\`\`\n`).html.length).toBeLessThan(tight.length * 13 + 2000);
+    expect(renderMarkdown('```json\n{"a": [1, 2]}\n```\n').html).toContain('<span class="hljs-attr">');
+  });
+
   it('collects headings with unique ids for the outline', () => {
     const r = renderMarkdown('# Plan: Dark mode\n## Steps\n## Steps\n### `code` heading');
     expect(r.headings).toEqual([
