@@ -5,7 +5,9 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Client, MB, round, sleep, treeRss } from './measure.js';
 import { recordRemove } from './home.js';
 import type { RunContext } from './run-context.js';
@@ -42,29 +44,66 @@ function manyLinks(links: number): Buffer {
   return Buffer.from(lines.join('\n') + '\n');
 }
 
+// The prober runs on a thread of its own: this thread downloads the huge answers meanwhile, and a
+// prober sharing its event loop would time this process's work, not the server's.
+const PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+let stopped = false;
+let slowest = 0;
+parentPort.on('message', () => { stopped = true; });
+const once = () => new Promise((resolve) => {
+  const t0 = performance.now();
+  const req = http.get({ host: '127.0.0.1', port: workerData.port, path: '/api/projects', agent }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(performance.now() - t0));
+    res.on('error', () => resolve(null));
+  });
+  req.on('error', () => resolve(null));
+});
+(async () => {
+  while (!stopped) {
+    const ms = await once();
+    if (ms !== null) slowest = Math.max(slowest, ms);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  agent.destroy();
+  parentPort.postMessage(slowest);
+})();
+`;
+
 /**
  * A small request on its own connection, back to back with a 5 ms gap, until stopped; the slowest. A
  * request in flight while the server is stalled waits for the stall, so the slowest is the longest stall.
  */
 function probe(port: number): { stop: () => Promise<number> } {
-  const client = new Client(port);
-  let stopped = false;
-  let slowest = 0;
-  const loop = (async (): Promise<void> => {
-    while (!stopped) {
-      const r = await client.get('/api/projects').catch(() => null);
-      if (r !== null) slowest = Math.max(slowest, r.ms);
-      await sleep(5);
-    }
-  })();
+  const worker = new Worker(PROBER, { eval: true, workerData: { port } });
+  const result = new Promise<number>((resolve, reject) => {
+    worker.once('message', (ms: number) => resolve(ms));
+    worker.once('error', reject);
+  });
   return {
     stop: async () => {
-      stopped = true;
-      await loop;
-      client.close();
-      return slowest;
+      worker.postMessage('stop');
+      const ms = await result;
+      await worker.terminate();
+      return ms;
     },
   };
+}
+
+/** GETs `urlPath` and counts its body's bytes without keeping them: the huge answers are read, not held. */
+function download(port: number, urlPath: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => void (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
 }
 
 /** Samples the server tree's RSS every 20 ms until stopped; the peak. */
@@ -108,13 +147,15 @@ async function planCase(run: RunContext, server: Server, name: string, bytes: nu
     const saveSlowestMs = seen ? await p.stop() : (await p.stop(), null);
 
     p = probe(server.port);
-    const one = await client.get(`/api/plans/${filename}/content`);
-    if (one.status !== 200 || one.body.length < bytes) run.warn(`hostile ${name}: content answered ${one.status}, ${one.body.length} bytes`);
-    await client.get(`/api/search?q=${encodeURIComponent('keeps going')}`);
+    const one = await download(server.port, `/api/plans/${filename}/content`);
+    if (one.status !== 200 || one.bytes < bytes) run.warn(`hostile ${name}: content answered ${one.status}, ${one.bytes} bytes`);
+    // A word on every line (found in the first chunk) and one on none (every chunk searched).
+    await download(server.port, `/api/search?q=${encodeURIComponent('keeps going')}`);
+    await download(server.port, `/api/search?q=${encodeURIComponent('absent-word')}`);
     const readSlowestMs = await p.stop();
 
     p = probe(server.port);
-    await Promise.all(Array.from({ length: 4 }, () => client.get(`/api/plans/${filename}/content`)));
+    await Promise.all(Array.from({ length: 4 }, () => download(server.port, `/api/plans/${filename}/content`)));
     const concurrentSlowestMs = await p.stop();
 
     fs.rmSync(file, { force: true });
@@ -150,9 +191,9 @@ async function memoryCase(
     const saveSlowestMs = seen ? await p.stop() : (await p.stop(), null);
 
     p = probe(server.port);
-    if (id !== null) await client.get(`/api/memory/content?id=${encodeURIComponent(id)}`);
-    await client.get('/api/memory');
-    await client.get(`/api/memory/search?q=${encodeURIComponent('keeps going')}`);
+    if (id !== null) await download(server.port, `/api/memory/content?id=${encodeURIComponent(id)}`);
+    await download(server.port, '/api/memory');
+    await download(server.port, `/api/memory/search?q=${encodeURIComponent('absent-word')}`);
     const readSlowestMs = await p.stop();
 
     fs.rmSync(project, { recursive: true, force: true });
