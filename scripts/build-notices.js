@@ -21,7 +21,7 @@ const VIRTUAL = [
  * The package directory (repository-relative) a bundled module comes from: the path up to the package name
  * after its last node_modules/ (so a nested copy is its own package), or null for the project's own code.
  */
-export function packageDirOf(moduleId) {
+function packageDirOf(moduleId) {
   const id = moduleId.replace(/\?.*$/, '');
   for (const [pattern, dir] of VIRTUAL) if (pattern.test(id)) return dir;
   const at = id.lastIndexOf('node_modules/');

@@ -1,6 +1,7 @@
 // What the first scan has read so far, shown while it runs: a line rewritten in place in a terminal,
 // a plain line every second elsewhere. It only reads counters the scan keeps anyway, on a timer that
 // does not keep the process alive.
+import { formatBytes, formatCount } from './format.js';
 import type { Terminal } from './terminal.js';
 
 export interface ScanCounts {
@@ -14,17 +15,6 @@ export interface ScanCounts {
 
 const TERMINAL_INTERVAL_MS = 100;
 const PLAIN_INTERVAL_MS = 1000;
-
-/** 1234567 -> "1,234,567", as the UI writes counts. */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
-  return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GB`;
-}
 
 export function progressLine(counts: ScanCounts): string {
   return `  Scanning:     ${formatCount(counts.logs)} session logs (${formatBytes(counts.bytes)} read), ${formatCount(counts.plans)} plans`;
@@ -44,7 +34,7 @@ export class ScanProgress {
   }
 
   tick(): void {
-    this.terminal.status(this.terminal.style.dim(progressLine(this.counts())));
+    this.terminal.status(progressLine(this.counts()), this.terminal.style.dim);
   }
 
   stop(): void {

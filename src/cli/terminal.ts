@@ -22,6 +22,7 @@ export interface Output {
   write(chunk: string): unknown;
   isTTY?: boolean;
   hasColors?: () => boolean;
+  columns?: number;
 }
 
 export class Terminal {
@@ -40,13 +41,18 @@ export class Terminal {
     this.statusShown = false;
   }
 
-  /** In a terminal, replaces the status line; elsewhere, one more line. */
-  status(line: string): void {
+  /**
+   * In a terminal, replaces the status line; elsewhere, one more line. `line` is plain text (style it with
+   * `styled`): in a terminal it is cut to the width, as a line that wraps could not be rewritten in place.
+   */
+  status(line: string, styled: (text: string) => string = (text) => text): void {
     if (this.interactive) {
-      this.out.write(`\r\x1b[2K${line}`);
+      const width = this.out.columns;
+      const fitted = width !== undefined && width > 1 && line.length >= width ? line.slice(0, width - 1) : line;
+      this.out.write(`\r\x1b[2K${styled(fitted)}`);
       this.statusShown = true;
     } else {
-      this.out.write(`${line}\n`);
+      this.out.write(`${styled(line)}\n`);
     }
   }
 

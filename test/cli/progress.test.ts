@@ -1,7 +1,8 @@
 // The first scan's progress line: rewritten in place in a terminal, plain lines elsewhere, gone once the
 // scan is done; and the terminal's colours.
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, ScanProgress } from '../../src/cli/progress.js';
+import { formatBytes, formatCount } from '../../src/cli/format.js';
+import { ScanProgress } from '../../src/cli/progress.js';
 import { Terminal, type Output } from '../../src/cli/terminal.js';
 
 /** An output that keeps what is written to it, as a terminal (`tty`) or a pipe would receive it. */
@@ -42,6 +43,12 @@ describe('ScanProgress', () => {
 });
 
 describe('Terminal', () => {
+  it('cuts the status line to the width of the terminal, so that it can be rewritten in place', () => {
+    const out = Object.assign(output(true, false), { columns: 20 });
+    new Terminal(out).status('  Scanning:     1,234 session logs');
+    expect(out.text).toBe('\r\x1b[2K  Scanning:     1,2');
+  });
+
   it('colours only a terminal that has colours', () => {
     expect(new Terminal(output(true, true)).style.green('ok')).toBe('\x1b[32mok\x1b[39m');
     expect(new Terminal(output(true, false)).style.green('ok')).toBe('ok');
