@@ -16,7 +16,8 @@ const xdg = await mkdtemp(path.join(os.tmpdir(), 'pmv-code-cache-'));
 const BUNDLES = ['app.cjs', 'server.cjs'];
 const TIMEOUT_MS = 60_000;
 
-const env = { ...process.env, XDG_CACHE_HOME: xdg, PMV_TRACE: '1' };
+// TMPDIR: the demo's copy goes into the same temporary dir, removed below whatever happened to the CLI.
+const env = { ...process.env, XDG_CACHE_HOME: xdg, TMPDIR: xdg, PMV_TRACE: '1' };
 delete env.PMV_CODE_CACHE;
 const child = spawn(process.execPath, [path.join(dist, 'cli.js'), '--demo', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 let out = '';
