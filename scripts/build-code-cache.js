@@ -1,5 +1,6 @@
-// Leaves V8's code cache of the bundles in dist/code-cache/, so that a user's first start on the same
-// Node runs from bytecode instead of compiling ~1.5 MB of JavaScript (see src/launcher.ts). It is what the
+// Leaves V8's code cache of the bundles in dist/code-cache/, so that a first start from this checkout on the
+// same Node runs from bytecode instead of compiling ~1.5 MB of JavaScript (see src/launcher.ts); the package
+// leaves it out (package.json "files"), as only this exact Node could use it. It is what the
 // launcher itself writes into the user cache dir: this script starts the built CLI on the demo home with
 // a temporary cache dir, asks the API what a first visit asks, waits for both bundles' caches to be
 // written (the launcher does that 3 s after start) and copies them. Run after build-server.js.
@@ -15,7 +16,8 @@ const xdg = await mkdtemp(path.join(os.tmpdir(), 'pmv-code-cache-'));
 const BUNDLES = ['app.cjs', 'server.cjs'];
 const TIMEOUT_MS = 60_000;
 
-const env = { ...process.env, XDG_CACHE_HOME: xdg, PMV_TRACE: '1' };
+// TMPDIR: the demo's copy goes into the same temporary dir, removed below whatever happened to the CLI.
+const env = { ...process.env, XDG_CACHE_HOME: xdg, TMPDIR: xdg, PMV_TRACE: '1' };
 delete env.PMV_CODE_CACHE;
 const child = spawn(process.execPath, [path.join(dist, 'cli.js'), '--demo', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 let out = '';

@@ -9,18 +9,22 @@
 //   dist/cli.js         the launcher (src/launcher.ts): the process entry, and the package's bin
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
 //   dist/package.json   {"type": "commonjs"}: all of the above are CommonJS scripts
+//   dist/*.map          source maps, for debugging from a checkout (not packed)
+//   dist/.build/server-modules.json  every input file with bytes in a bundle, for build-notices.js
 import { build } from 'esbuild';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { forgetBuilt } from './built.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../dist/', import.meta.url));
 
-// Everything in dist/ but web/ (which build-web.js owns) is the server's: start clean, so no file of
-// an older build is left next to the new ones.
-await mkdir(outdir, { recursive: true });
+// Everything in dist/ but web/ (which build-web.js owns) and the build's records in .build/ is the
+// server's: start clean, so no file of an older build is left next to the new ones.
+forgetBuilt();
+await mkdir(`${outdir}.build`, { recursive: true });
 for (const entry of await readdir(outdir)) {
-  if (entry !== 'web') await rm(`${outdir}${entry}`, { recursive: true, force: true });
+  if (entry !== 'web' && entry !== '.build') await rm(`${outdir}${entry}`, { recursive: true, force: true });
 }
 
 const common = {
@@ -31,7 +35,10 @@ const common = {
   sourcemap: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  legalComments: 'linked',
+  // The licenses of what the bundles contain are in dist/THIRD-PARTY-NOTICES.txt, complete (build-notices.js);
+  // the comments esbuild would keep are only the few that say @license or @preserve.
+  legalComments: 'none',
+  metafile: true,
   logLevel: 'warning',
 };
 const cjs = {
@@ -77,7 +84,7 @@ module.exports = new Proxy({}, {
     }));
   },
 };
-await Promise.all([
+const results = await Promise.all([
   build({
     ...cjs,
     entryPoints: ['src/cli.ts'],
@@ -91,3 +98,12 @@ await Promise.all([
 // Every script in dist/ is CommonJS: Node's ES module loader took ~10 ms of every start (and of every scan
 // worker's), where a CommonJS entry needs none of it.
 await writeFile(`${outdir}package.json`, `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
+
+// The inputs that put bytes into a bundle (paths relative to the repository), whatever bundle it is.
+const modules = new Set();
+for (const { metafile } of results) {
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) if (bytesInOutput > 0) modules.add(input);
+  }
+}
+await writeFile(`${outdir}.build/server-modules.json`, `${JSON.stringify([...modules].sort(), null, 1)}\n`);

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// plan-memory-viewer: resolve the home, scan it, serve the API and UI on loopback, print the banner.
-import { rm } from 'node:fs/promises';
+// plan-memory-viewer: resolve the home, scan it, serve the API and UI on loopback, say where and when
+// it is ready.
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
-import { isDirectory, requestedClaudeDir, resolveClaudeDir } from './config/claudeDir.js';
+import { chooseHome } from './config/claudeDir.js';
 import { cacheDir } from './config/cacheDir.js';
-import { materializeDemo } from './config/demo.js';
+import { demoRoot, materializeDemo } from './config/demo.js';
 import { PACKAGE_ROOT, PACKAGE_VERSION as VERSION } from './config/packageRoot.js';
+import { foundLines, listeningLines, readyLine } from './cli/banner.js';
+import { ScanProgress } from './cli/progress.js';
+import { Shutdown } from './cli/shutdown.js';
+import { Terminal } from './cli/terminal.js';
 import type { Logger } from './domain/types.js';
 
 const PORT_FALLBACK_TRIES = 20;
@@ -35,6 +39,14 @@ async function listen(app: FastifyInstance, host: string, args: CliArgs): Promis
   throw Object.assign(new Error(`ports 3000-${3000 + PORT_FALLBACK_TRIES - 1} are all in use`), { code: 'EADDRINUSE' });
 }
 
+/** Opens `url` with the platform's opener (an argv array, no shell: see platform/opener.ts). */
+async function openBrowser(url: string): Promise<void> {
+  const { openWithSystem, openerCommand } = await import('./platform/opener.js');
+  if (!(await openWithSystem(url))) {
+    logger.warn(`could not open a browser (${openerCommand(process.platform)} failed); open ${url} yourself`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
   try {
@@ -51,31 +63,38 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n\n${USAGE}`);
     return 2;
   }
+  // From here on a signal stops the viewer cleanly, whatever it is doing.
+  const shutdown = new Shutdown();
 
-  // Loaded only now: --help, --version and usage errors answer without loading the server stack.
+  const home = await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
+  if (home.kind === 'error') {
+    process.stderr.write(`plan-memory-viewer: ${home.message}\n`);
+    return 1;
+  }
+  // Loaded only now: --help, --version, usage errors and a wrong home answer without loading the server stack.
   const { Viewer } = await import('./viewer.js');
   const trace = process.env.PMV_TRACE ? (phase: string): void => {
     const { user, system } = process.cpuUsage();
     process.stderr.write(`plan-memory-viewer: ${Math.round(performance.now())} ms (cpu ${Math.round((user + system) / 1000)} ms) ${phase}\n`);
   } : undefined;
 
-  const requested = requestedClaudeDir(args.claudeDir, process.env, process.cwd());
   let claudeDir: string;
-  let demoReason: string | null = null;
-  let demoRoot: string | null = null;
-  if (args.demo || !(await isDirectory(requested))) {
-    demoReason = args.demo ? '--demo was given' : `${requested} does not exist`;
-    claudeDir = await materializeDemo();
-    demoRoot = path.dirname(claudeDir);
+  if (home.kind === 'demo') {
+    const root = demoRoot();
+    shutdown.demoAt(root);
+    claudeDir = await materializeDemo(undefined, root);
   } else {
-    claudeDir = await resolveClaudeDir(requested);
+    claudeDir = home.dir;
   }
 
   // The scan starts first: its workers read the logs while this thread loads and builds the server.
   // The demo is a fresh copy every start: caching its index would only leave files behind.
   const viewer = await Viewer.create({
-    claudeDir, homeDir: os.homedir(), logger, cacheDir: demoRoot ? null : cacheDir(), deferWatch: true, trace,
+    claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' ? null : cacheDir(), deferWatch: true, trace,
   });
+  // Before the first scan is done there is nothing to save (the caches are written after it), and closing
+  // the scan's workers under it would only make it fall back to reading on this thread: exiting ends it.
+  shutdown.add(async () => viewer.isLoaded && viewer.close());
   const loading = viewer.load();
   loading.catch(() => undefined);
   const { buildServer } = await import('./http/server.js');
@@ -88,7 +107,12 @@ async function main(argv: string[]): Promise<number> {
     allowedHosts: exposed ? [...args.allowHosts, args.host.toLowerCase()] : args.allowHosts,
     webDir: path.join(PACKAGE_ROOT, 'dist', 'web'),
     accessToken: token,
-    demo: demoReason !== null,
+    demo: home.kind === 'demo',
+  });
+  shutdown.add(async () => {
+    // Requests held for a scan that will not finish would keep the server from closing.
+    if (!viewer.isLoaded) app.server.closeAllConnections();
+    await app.close();
   });
 
   trace?.('server built');
@@ -105,57 +129,58 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`plan-memory-viewer: cannot listen: ${reason}\n`);
     await loading.catch(() => undefined);
     await viewer.close();
-    if (demoRoot) await rm(demoRoot, { recursive: true, force: true });
     return 1;
   }
 
   trace?.('listening');
+  const terminal = new Terminal();
+  const hostForUrl = args.host.includes(':') && !args.host.startsWith('[') ? `[${args.host}]` : args.host;
+  const url = `http://${hostForUrl}:${port}/${token ? `?token=${token}` : ''}`;
+  // Said at once: the URL works now (an early request is answered when the scan is done).
+  terminal.lines(listeningLines(terminal.style, {
+    version: VERSION,
+    url,
+    claudeDir,
+    demoReason: home.kind === 'demo' ? home.reason : null,
+    unlikelyHome: home.kind === 'own' && !home.looksLikeHome,
+    fallbackPort: args.port === null && port !== 3000 ? port : null,
+    exposedOn: token ? args.host : null,
+  }));
+  const progress = new ScanProgress(terminal, () => {
+    const stats = viewer.sessions.scanStats();
+    return { logs: stats.trackedFiles, bytes: stats.bytesRead, plans: viewer.plans.count };
+  });
+  if (!viewer.isLoaded) progress.start();
   try {
     await loading;
   } catch (error) {
+    progress.stop();
+    if (shutdown.started) return -1;
     // Requests held for the scan would wait forever: drop their connections, then fail as before.
     app.server.closeAllConnections();
     await app.close().catch(() => undefined);
     await viewer.close().catch(() => undefined);
-    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+  progress.stop();
+  if (shutdown.started) return -1;
   trace?.('loaded');
-  // Installed before anything is printed: whoever reads the banner may signal at once (a test did, and
-  // on a loaded machine the signal came between the banner and a later install).
-  let closing = false;
-  const shutdown = async (): Promise<void> => {
-    if (closing) return;
-    closing = true;
-    await app.close().catch(() => undefined);
-    await viewer.close().catch(() => undefined);
-    if (demoRoot) await rm(demoRoot, { recursive: true, force: true }).catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  terminal.lines([readyLine(terminal.style, performance.now())]);
+  if (args.open) void openBrowser(url);
 
   // The first requests (the browser opening the UI) are answered before background work starts: the
-  // watchers' crawl, search preparation and the memory scan for this banner share this thread. Changes
-  // made meanwhile are caught by the catch-up pass that follows the crawl.
+  // watchers' crawl, search preparation and the memory scan for the counts below share this thread.
+  // Changes made meanwhile are caught by the catch-up pass that follows the crawl.
   await new Promise((resolve) => setTimeout(resolve, FIRST_ANSWERS_MS));
   void viewer.startWatching();
   const memory = await viewer.memory.list();
-  const projects = viewer.plans.projects();
-  const hostForUrl = args.host.includes(':') && !args.host.startsWith('[') ? `[${args.host}]` : args.host;
-  const url = `http://${hostForUrl}:${port}/${token ? `?token=${token}` : ''}`;
-  const lines = [
-    `Plan & Memory Viewer ${VERSION}`,
-    `  URL:          ${url}`,
-    `  Claude dir:   ${claudeDir}${demoReason ? `  (DEMO DATA: ${demoReason}; pass --claude-dir to read your own)` : ''}`,
-    `  Plans:        ${viewer.plans.count}`,
-    `  Projects:     ${projects.length}`,
-    `  Memory:       ${memory.sources.length} sources, ${memory.entries.length} files`,
-  ];
-  if (args.port === null && port !== 3000) lines.push(`  Note:         port 3000 was busy, using ${port}`);
-  if (token) lines.push(`  WARNING:      listening on ${args.host}: anyone who can reach it and has the token reads your plans`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-
+  if (shutdown.started) return -1;
+  terminal.lines(foundLines(terminal.style, {
+    plans: viewer.plans.count,
+    projects: viewer.plans.projects().length,
+    memorySources: memory.sources.length,
+    memoryTopics: memory.entries.filter((entry) => !entry.isIndex).length,
+  }));
   return -1;
 }
 

@@ -7,9 +7,10 @@
 // HTTP server, most of the code). The application asks for the second with require('./server.cjs')
 // once the scan is under way, so compiling it overlaps the scan instead of delaying its start.
 //
-// A first run has no cache of its own yet: it uses the one the build left in dist/code-cache/ (made by
-// scripts/build-code-cache.js, from a run of the demo home), when that build ran on this same Node. Its
-// name holds the bundle's hash and the runtime's version, so another Node looks for a file that is not there.
+// A first run has no cache of its own yet: from a clone, it uses the one the build left in dist/code-cache/
+// (made by scripts/build-code-cache.js, from a run of the demo home), when that build ran on this same Node.
+// Its name holds the bundle's hash and the runtime's version, so another Node looks for a file that is not
+// there. The package does not ship it: an install runs on whatever Node its user has.
 //
 // A code cache is only an optimization: anything wrong with it (missing, corrupt, another bundle, another
 // V8, an unwritable cache dir) means compiling from source, as without one.
@@ -104,6 +105,7 @@ function runBundle(name: string): unknown {
   // The user's own cache is written even after a start from the shipped one: it also holds the functions
   // this user's first requests compiled.
   if (useCache && !ownUsed) {
+    trace?.(`code cache of ${name} to be written in ${WRITE_AFTER_MS} ms`);
     setTimeout(() => {
       try {
         writeCodeCache(file, name, script.createCachedData());
@@ -136,7 +138,7 @@ function bundleRequire(filename: string): NodeJS.Require {
  * start, and --help, --version or the (small) demo home none at all.
  */
 function prestartScanWorkers(): void {
-  if (process.argv.some((arg) => arg === '--help' || arg === '--version' || arg === '--demo')) return;
+  if (process.argv.some((arg) => ['--help', '-h', '--version', '-v', '--demo'].includes(arg))) return;
   try {
     if (readdirSync(cacheDir()).some((name) => name.startsWith(`${SESSION_INDEX_CACHE}-`))) return;
   } catch {

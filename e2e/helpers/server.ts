@@ -46,8 +46,9 @@ export async function startServer(claudeDir: string | null, options: { port?: nu
 
   const ready = new Promise<string>((resolve, reject) => {
     const onData = () => {
+      // The whole banner: its last line comes once the first scan is done and the watchers are started.
       const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
-      if (m) {
+      if (m && out.includes('Press Ctrl+C to stop.')) {
         cleanup();
         resolve(m[0]);
       }

@@ -8,6 +8,7 @@ export interface CliArgs {
   allowHosts: string[];
   demo: boolean;
   expose: boolean;
+  open: boolean;
   version: boolean;
   help: boolean;
 }
@@ -17,14 +18,19 @@ export const USAGE = `Usage: plan-memory-viewer [options]
 Browse and search the plans and auto memory Claude Code keeps in ~/.claude.
 
 Options:
-  --port N            port to listen on (default 3000; when 3000 is busy the next free one is used)
+  -p, --port N        port to listen on (default 3000; when 3000 is busy the next free one is used)
   --host ADDR         address to bind (default 127.0.0.1); a non-loopback address also needs --expose
-  --claude-dir DIR    Claude Code home (default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --claude-dir DIR    Claude Code home (default $CLAUDE_CONFIG_DIR, else ~/.claude); one that is
+                      named here or in CLAUDE_CONFIG_DIR must exist
+  --open              open the viewer in your browser once it is ready
   --allow-host NAME   accept requests whose Host is NAME (repeatable), e.g. a name in /etc/hosts
-  --demo              show the bundled demo home instead of your own
+  --demo              show the bundled demo home instead of your own (also shown when ~/.claude
+                      does not exist and no other home is named)
   --expose            allow a non-loopback --host; every request then needs the printed access token
-  --version           print the version and exit
-  --help              print this help and exit
+  -v, --version       print the version and exit
+  -h, --help          print this help and exit
+
+Colours only in a terminal, and never with NO_COLOR set.
 `;
 
 export class UsageError extends Error {}
@@ -37,12 +43,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
       strict: true,
       allowPositionals: false,
       options: {
-        port: { type: 'string' },
+        port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         'claude-dir': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
         expose: { type: 'boolean' },
+        open: { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -69,6 +76,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     allowHosts: allowHosts.map((h) => h.toLowerCase()),
     demo: v.demo ?? false,
     expose: v.expose ?? false,
+    open: v.open ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
   };

@@ -1,5 +1,6 @@
 // The bundled demo home, copied into a temp dir so its absolute paths (session cwds, settings) are real
 // and its files can be edited to watch live updates.
+import { rmSync } from 'node:fs';
 import { cp, readdir, readFile, rm, utimes, writeFile, mkdir, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,14 +16,30 @@ function encodeKey(p: string): string {
 }
 
 /**
- * Materialises the demo into `<tmp>/plan-memory-viewer-demo-<pid>` and returns its claude dir.
+ * Where this process puts its copy of the demo: `<tmp>/plan-memory-viewer-demo-<pid>`. One copy per
+ * process: two demo viewers (or parallel tests) never share or delete each other's files.
+ */
+export function demoRoot(targetParent = os.tmpdir()): string {
+  return path.join(targetParent, `plan-memory-viewer-demo-${process.pid}`);
+}
+
+const stagingOf = (root: string): string => `${root}.tmp.${process.pid}`;
+
+/**
+ * Removes the copy at `root`, and the half-made one a copy under way leaves. Synchronous, so that it
+ * can run in the process's 'exit' event, after which nothing else runs to write into it.
+ */
+export function removeDemoSync(root: string): void {
+  for (const dir of [root, stagingOf(root)]) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Materialises the demo into `root` (see demoRoot) and returns its claude dir.
  * `{{ROOT}}` in file contents becomes the absolute root; `{{ROOT_KEY}}` in names becomes the root's
  * project-folder encoding without its leading dash. File ages come from demo/manifest.json.
  */
-export async function materializeDemo(source = DEMO_SOURCE, targetParent = os.tmpdir()): Promise<string> {
-  // One copy per process: two demo viewers (or parallel tests) never share or delete each other's files.
-  const root = path.join(targetParent, `plan-memory-viewer-demo-${process.pid}`);
-  const staging = `${root}.tmp.${process.pid}`;
+export async function materializeDemo(source = DEMO_SOURCE, root = demoRoot()): Promise<string> {
+  const staging = stagingOf(root);
   await rm(staging, { recursive: true, force: true });
   await cp(source, staging, { recursive: true });
   const rootKey = encodeKey(root).replace(/^-/, '');

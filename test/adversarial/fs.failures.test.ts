@@ -109,7 +109,7 @@ async function startAsNobody(claudeDir: string, env: NodeJS.ProcessEnv): Promise
   let err = '';
   proc.stdout!.on('data', (c: Buffer) => void (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => void (err += c.toString()));
-  const url = await eventually(() => /URL:\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1] ?? (proc.exitCode !== null ? 'exited' : null), 30_000, 50);
+  const url = await eventually(() => (out.includes('Press Ctrl+C to stop.') ? /URL:\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1] : null) ?? (proc.exitCode !== null ? 'exited' : null), 30_000, 50);
   if (!url || url === 'exited') throw new Error(`the CLI did not start as nobody: ${out} ${err}`);
   return { port: Number(url), stderr: () => err };
 }

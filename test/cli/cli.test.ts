@@ -13,7 +13,8 @@ beforeAll(async () => {
   await home.plan('linked-plan.md', '# Plan: Linked\n');
   await home.plan('other-plan.md', '# Other\n');
   await home.session(repo, uuid(1), ['linked-plan']);
-  await home.write(`projects/${repo.replace(/[^A-Za-z0-9]/g, '-')}/memory/MEMORY.md`, '# Memory\n');
+  await home.write(`projects/${repo.replace(/[^A-Za-z0-9]/g, '-')}/memory/MEMORY.md`, '# Memory\n- [Topic](topic.md)\n');
+  await home.write(`projects/${repo.replace(/[^A-Za-z0-9]/g, '-')}/memory/topic.md`, '---\nname: topic\n---\nA topic\n');
 });
 
 afterAll(async () => {
@@ -36,6 +37,19 @@ describe('flags', () => {
     const help = runCli(['--help']);
     expect(await help.exited).toBe(0);
     expect(help.stdout()).toContain('Usage: plan-memory-viewer');
+    expect(help.stdout()).toContain('-p, --port N');
+    expect(help.stdout()).toContain('--open');
+  });
+
+  it('takes -p as short for --port', async () => {
+    const blocker = await occupy(0);
+    const port = (blocker!.address() as net.AddressInfo).port;
+    blocker!.close();
+    const run = runCli(['-p', String(port), '--claude-dir', home.claude]);
+    const url = await bannerUrl(run);
+    expect(url).toBe(`http://127.0.0.1:${port}/`);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   });
 
   it.each([['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--port'], ['stray'], ['--allow-host', 'a b']])(
@@ -59,8 +73,13 @@ describe('serving', () => {
     expect(run.stdout()).toContain(`Claude dir:   ${home.claude}`);
     expect(run.stdout()).toMatch(/Plans:\s+2\n/);
     expect(run.stdout()).toMatch(/Projects:\s+1\n/);
-    expect(run.stdout()).toMatch(/Memory:\s+1 sources/);
+    // What the UI's memory view counts: sources, and entries but the MEMORY.md indexes ("topics").
+    const memory = (await (await fetch(`${url}api/memory`)).json()) as { sources: unknown[]; entries: { isIndex: boolean }[] };
+    expect(memory.sources).toHaveLength(1);
+    expect(memory.entries.filter((e) => !e.isIndex)).toHaveLength(1);
+    expect(run.stdout()).toMatch(/Memory:\s+1 source, 1 topic\n/);
     expect(run.stdout()).not.toContain('DEMO');
+    expect(run.stdout()).not.toContain('Warning');
     const res = await fetch(`${url}api/plans`);
     expect(res.status).toBe(200);
     const plans = ((await res.json()) as { plans: { filename: string; project: string | null }[] }).plans;
@@ -122,32 +141,6 @@ describe('serving', () => {
     } finally {
       blocker?.close();
     }
-  });
-});
-
-describe('demo', () => {
-  it('serves the bundled demo when the claude dir does not exist, and says so', async () => {
-    const run = runCli(['--port', '0', '--claude-dir', path.join(home.root, 'no-such-dir')]);
-    const url = await bannerUrl(run);
-    expect(run.stdout()).toContain('DEMO DATA');
-    expect(run.stdout()).toContain('does not exist');
-    const plans = ((await (await fetch(`${url}api/plans`)).json()) as { plans: { project: string | null; sessionId: string | null }[] }).plans;
-    expect(plans.length).toBeGreaterThanOrEqual(12);
-    expect(plans.filter((p) => p.sessionId !== null).length).toBeGreaterThanOrEqual(10);
-    expect(plans.some((p) => p.sessionId === null)).toBe(true);
-    const memory = (await (await fetch(`${url}api/memory`)).json()) as { sources: { kind: string; active: boolean }[] };
-    expect(memory.sources.some((s) => s.kind === 'custom')).toBe(true);
-    expect(memory.sources.filter((s) => s.kind === 'project').length).toBeGreaterThanOrEqual(2);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-  });
-
-  it('forces the demo with --demo', async () => {
-    const run = runCli(['--port', '0', '--demo', '--claude-dir', home.claude]);
-    await bannerUrl(run);
-    expect(run.stdout()).toContain('DEMO DATA: --demo was given');
-    run.child.kill('SIGTERM');
-    await run.exited;
   });
 });
 

@@ -30,15 +30,22 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Waits for the banner's URL line; rejects when the process exits first. */
-export async function bannerUrl(run: CliRun, timeoutMs = 20_000): Promise<string> {
+/** The banner's last line, printed once the viewer is ready, has counted what it found and watches. */
+export const STOP_HINT = 'Press Ctrl+C to stop.';
+
+/**
+ * Waits for the whole banner (up to its last line) and returns its URL; rejects when the process exits
+ * first. `until: 'listening'`: only for the URL line, printed as soon as the server listens (before the
+ * first scan is done; requests made then are answered when it is).
+ */
+export async function bannerUrl(run: CliRun, timeoutMs = 60_000, until: 'complete' | 'listening' = 'complete'): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void run.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
     const match = /URL:\s+(http:\/\/\S+)/.exec(run.stdout());
-    if (match) return match[1]!;
-    if (exited) throw new Error(`CLI exited before its banner: ${run.stderr()}`);
+    if (match && (until === 'listening' || run.stdout().includes(STOP_HINT))) return match[1]!;
+    if (exited) throw new Error(`CLI exited before its banner: ${run.stdout()} ${run.stderr()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`no banner after ${timeoutMs} ms: ${run.stdout()} ${run.stderr()}`);
