@@ -9,8 +9,8 @@ import { StringDecoder } from 'node:string_decoder';
 /** Files larger than this are handled in chunks; smaller ones in one read (the common case, and faster). */
 export const LARGE_FILE_BYTES = 1024 * 1024;
 /**
- * One chunk of a large file: decoding, folding or escaping one is a few milliseconds of the event loop
- * (1 MB chunks let four readers of a 200 MB plan hold it ~3 times as long: docs/robustness.md).
+ * One chunk of a large file: decoding, folding or escaping one is a few milliseconds of the event loop,
+ * which other requests wait for at most (the hostile-files figures in docs/robustness.md, bug 17).
  */
 export const CHUNK_BYTES = 256 * 1024;
 const CONCURRENT_CHUNK_READS = 2;

@@ -12,8 +12,8 @@ const TYPES = new Set<string>(['user', 'feedback', 'project', 'reference']);
 
 /**
  * Links a file contributes to the link graph: its first ones. Claude Code loads 200 lines of an index,
- * and a file of 100,000 links (a hostile or broken one) would otherwise cost every memory load a
- * fraction of a second in extraction and resolution (docs/robustness.md).
+ * and a file of 100,000 links (a hostile or broken one) would otherwise hold every memory load in
+ * extraction and resolution (docs/robustness.md, bug 17).
  */
 export const MAX_LINKS_PER_FILE = 2000;
 

@@ -46,7 +46,7 @@ hljs.registerAliases(['text', 'txt'], { languageName: 'plaintext' });
 
 /**
  * Code blocks longer than this are shown as plain text: highlighting is a convenience, and a pasted tool
- * output of a few hundred KB (190 KB of `[` as json made 7.4 MB of spans) froze the tab for seconds.
+ * output of a few hundred KB can turn into millions of spans (docs/robustness.md, bug 14).
  */
 export const MAX_HIGHLIGHTED_CHARS = 50_000;
 /** Highlighting that multiplies a block's size more than this is dropped for the plain text. */
