@@ -1,88 +1,18 @@
-// One TypeBox schema per resource and per route: fastify validates requests with them, the handlers get
-// their TypeScript types from them, and @fastify/swagger turns them into the OpenAPI document.
+// Each route's schema: its parameters, its JSON body from the contract (src/contract/), its documented
+// plain-text errors. fastify validates requests with them, the handlers get their TypeScript types from
+// them, and @fastify/swagger turns them into the OpenAPI document.
+import { Object as TObject, String as TString, type TSchema } from 'typebox';
 import {
-  Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, Ref, String as TString, Union, Unsafe,
-  type Static, type TSchema,
-} from 'typebox';
+  ContentSchema, MemoryListingSchema, MemorySearchSchema, OpenRequestSchema, OpenResultSchema, PlanListSchema,
+  PlanSearchSchema, ProjectsSchema, RefreshResultSchema,
+} from '../contract/bodies.js';
+import { components } from '../contract/shapes.js';
 
-// Named imports, not TypeBox's `Type` namespace: the bundler can then leave out the rest of TypeBox
-// (~480 KB of code to compile at every start) that building these plain JSON schemas never uses.
-const Type = {
-  Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, Ref, String: TString, Union, Unsafe,
-} as const;
-
-/** OpenAPI 3.0 has no `type: null`; `nullable` is what 3.0 tools (and ajv) understand. */
-const Nullable = <T extends 'string'>(type: T, description: string) =>
-  Type.Unsafe<string | null>({ type, nullable: true, description });
-
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
-
-export const PlanMetadataSchema = Type.Object({
-  filename: Type.String({ description: 'Plan file name, ending in .md' }),
-  filepath: Type.String({ description: 'Absolute path of the plan file' }),
-  title: Type.String({ description: 'First markdown heading outside fenced code, without a leading "Plan:"; the file name without .md when there is none' }),
-  size: Type.Integer({ description: 'File size in bytes' }),
-  modified: DateTime('Last modification time'),
-  created: DateTime('Creation (birth) time; the change time where the file system records no birth time'),
-  lineCount: Type.Integer({ description: 'Number of lines as an editor counts them ("a\\nb\\n" is 2)' }),
-  wordCount: Type.Integer({ description: 'Number of whitespace-separated words' }),
-  project: Nullable('string', 'Last path segment of the cwd of the session that wrote the plan; null when no session log names it'),
-  sessionId: Nullable('string', 'Session whose log lines carry "slug":"<plan file stem>"; null when none does'),
-}, { $id: 'PlanMetadata', additionalProperties: false });
-
-const memoryIndexStatsFields = {
-  lines: Type.Integer({ description: 'Line count of MEMORY.md' }),
-  bytes: Type.Integer({ description: 'Byte size of MEMORY.md' }),
-  lineLimit: Type.Integer({ description: '200' }),
-  byteLimit: Type.Integer({ description: '25000' }),
-  danglingLinks: Type.Array(Type.String(), { description: 'Links in the index that point to files that do not exist' }),
-};
-
-export const MemoryIndexStatsSchema = Type.Object(memoryIndexStatsFields, { $id: 'MemoryIndexStats', additionalProperties: false });
-
-// OpenAPI 3.0 ignores siblings of $ref, so the nullable index is written out rather than referenced.
-const NullableIndexStats = Type.Unsafe<Static<typeof MemoryIndexStatsSchema> | null>({
-  ...Type.Object(memoryIndexStatsFields, { additionalProperties: false }),
-  nullable: true,
-  description: 'Statistics of MEMORY.md (the MemoryIndexStats shape); null when the directory has no MEMORY.md',
-});
-
-export const MemorySourceSchema = Type.Object({
-  id: Type.String({ description: 'The project directory name for kind project; custom-<hash> for kind custom' }),
-  kind: Type.Union([Type.Literal('project'), Type.Literal('custom')], { description: 'project: <claude>/projects/<project>/memory; custom: a directory named by an autoMemoryDirectory setting' }),
-  project: Type.String({ description: 'Project name from the session working directory; "All projects" for a user-level autoMemoryDirectory' }),
-  cwd: Nullable('string', 'Working directory of the project'),
-  dir: Type.String({ description: 'Absolute path of the memory directory' }),
-  active: Type.Boolean({ description: 'false when an autoMemoryDirectory setting means Claude Code no longer reads this directory' }),
-  index: NullableIndexStats,
-  orphans: Type.Array(Type.String(), { description: 'Topic files that MEMORY.md does not link to' }),
-  entryCount: Type.Integer({ description: 'Number of topic files, excluding MEMORY.md' }),
-  modified: DateTime('Latest modification time of any entry'),
-}, { $id: 'MemorySource', additionalProperties: false });
-
-export const MemoryEntrySchema = Type.Object({
-  id: Type.String({ description: '<sourceId>/<filename>' }),
-  sourceId: Type.String(),
-  filename: Type.String({ description: 'Path relative to the memory directory (notes/deploy.md for a nested topic)' }),
-  filepath: Type.String({ description: 'Absolute path' }),
-  isIndex: Type.Boolean({ description: 'true for MEMORY.md' }),
-  name: Type.String({ description: 'Frontmatter name; else the first heading; else the file name' }),
-  description: Nullable('string', 'Frontmatter description'),
-  type: Type.Unsafe<'user' | 'feedback' | 'project' | 'reference' | null>({
-    type: 'string', enum: ['user', 'feedback', 'project', 'reference', null], nullable: true,
-    description: 'Frontmatter type when it is one of user, feedback, project, reference; null otherwise',
-  }),
-  sessionId: Nullable('string', 'Frontmatter originSessionId'),
-  modified: DateTime('Frontmatter modified; else the file modification time'),
-  size: Type.Integer({ description: 'Size in bytes' }),
-  lineCount: Type.Integer(),
-  links: Type.Array(Type.String(), { description: 'File names this entry links to (markdown links and [[wikilinks]]); unresolved targets are kept so clients can mark them broken' }),
-  linkedFrom: Type.Array(Type.String(), { description: 'File names that link to this entry' }),
-  inIndex: Type.Boolean({ description: 'Linked from MEMORY.md; always true for MEMORY.md' }),
-}, { $id: 'MemoryEntry', additionalProperties: false });
+// Named imports, not TypeBox's `Type` namespace: see src/contract/shapes.ts.
+const Type = { Object: TObject, String: TString } as const;
 
 /** Shared components, registered once with fastify.addSchema so the document references them. */
-export const sharedSchemas: TSchema[] = [PlanMetadataSchema, MemoryIndexStatsSchema, MemorySourceSchema, MemoryEntrySchema];
+export const sharedSchemas: TSchema[] = Object.values(components);
 
 const text = (description: string, example: string) => ({
   description,
@@ -110,24 +40,24 @@ export const routes = {
   plans: {
     summary: 'List metadata of all plans, without content',
     description: 'Newest `modified` first, ties by file name. Supports ETag / If-None-Match (304) and gzip.',
-    response: { 200: Type.Object({ plans: Type.Array(Type.Ref('PlanMetadata')) }), 400: errors.badRequest, 403: errors.forbidden },
+    response: { 200: PlanListSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   planContent: {
     summary: 'Full markdown of one plan',
     params: Type.Object({ filename: Type.String({ description: 'A plan file name as listed by GET /api/plans' }) }),
-    response: { 200: Type.Object({ content: Type.String() }), 400: errors.badRequest, 403: errors.forbidden, 404: errors.planNotFound },
+    response: { 200: ContentSchema, 400: errors.badRequest, 403: errors.forbidden, 404: errors.planNotFound },
   },
   search: {
     summary: 'File names of plans whose content contains q',
     description: 'Case-insensitive, literal (never a pattern), content only; results in GET /api/plans order.',
     querystring: QueryText,
-    response: { 200: Type.Object({ filenames: Type.Array(Type.String()) }), 400: errors.badRequest, 403: errors.forbidden },
+    response: { 200: PlanSearchSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   memory: {
     summary: 'List memory sources and entries, without content',
     description: 'Sources sorted by project name. The result is cached for 5 seconds; POST /api/refresh and file changes clear the cache.',
     response: {
-      200: Type.Object({ sources: Type.Array(Type.Ref('MemorySource')), entries: Type.Array(Type.Ref('MemoryEntry')) }),
+      200: MemoryListingSchema,
       400: errors.badRequest, 403: errors.forbidden,
     },
   },
@@ -136,31 +66,31 @@ export const routes = {
     querystring: Type.Object({
       id: Type.String({ default: '', description: 'An entry id from GET /api/memory (<sourceId>/<filename>), URL-encoded' }),
     }, { required: ['id'] }),
-    response: { 200: Type.Object({ content: Type.String() }), 400: errors.badRequest, 403: errors.forbidden, 404: errors.memoryNotFound },
+    response: { 200: ContentSchema, 400: errors.badRequest, 403: errors.forbidden, 404: errors.memoryNotFound },
   },
   memorySearch: {
     summary: 'Ids of memory entries whose raw content contains q',
     description: 'Case-insensitive, literal, frontmatter included; results in GET /api/memory entry order.',
     querystring: QueryText,
-    response: { 200: Type.Object({ ids: Type.Array(Type.String()) }), 400: errors.badRequest, 403: errors.forbidden },
+    response: { 200: MemorySearchSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   projects: {
     summary: 'Unique project names associated with plans, sorted',
-    response: { 200: Type.Object({ projects: Type.Array(Type.String()) }), 400: errors.badRequest, 403: errors.forbidden },
+    response: { 200: ProjectsSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   refresh: {
     summary: 'Reload all plans from disk now and clear the memory listing cache',
     response: {
-      200: Type.Object({ success: Type.Boolean(), before: Type.Integer(), after: Type.Integer() }),
+      200: RefreshResultSchema,
       400: errors.badRequest, 403: errors.forbidden, 413: errors.tooLarge, 415: errors.unsupported,
     },
   },
   open: {
     summary: 'Open a listed plan or memory file with the system default application for .md files',
     description: 'Requires Content-Type: application/json. The program is chosen by the platform (xdg-open, open, explorer.exe), never by the client.',
-    body: Type.Object({ filepath: Type.String({ description: 'Exactly the filepath of a plan from GET /api/plans or an entry from GET /api/memory' }) }),
+    body: OpenRequestSchema,
     response: {
-      200: Type.Object({ success: Type.Boolean() }),
+      200: OpenResultSchema,
       400: errors.invalidPath, 403: errors.forbidden, 413: errors.tooLarge, 500: errors.openFailed,
     },
   },
@@ -183,4 +113,3 @@ export const routes = {
   },
 } as const;
 
-export type OpenBody = Static<typeof routes.open.body>;
