@@ -3,11 +3,12 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
-import { installErrorHandling, sendText, statusText, type RouteTable } from './errors.js';
+import { installErrorHandling, sendText, statusText } from './errors.js';
 import { fetchSiteAllowed, hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
 import { lazyCompilers } from './lazyCompilers.js';
 import { openapiOptions } from './openapi.js';
 import { MALFORMED_QUERY, parseQueryString } from './queryString.js';
+import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -28,19 +29,6 @@ export interface ServerOptions {
 }
 
 const BODY_LIMIT = 16 * 1024;
-
-/** The API paths and their methods: an unknown method on one of them is a 405, not a 404. */
-const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/plans$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/plans\/[^/]+\/content$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/(search|memory|memory\/content|memory\/search|projects|openapi\.json|events)$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/(refresh|open)$/, methods: ['POST'] },
-];
-
-const routeTable: RouteTable = {
-  methodsFor: (pathname) => API_ROUTES.find((r) => r.pattern.test(pathname))?.methods ?? [],
-};
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const guard: GuardConfig = {
@@ -136,7 +124,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     void options.viewer.loaded.then(() => done());
   });
 
-  installErrorHandling(app, routeTable);
+  installErrorHandling(app, collectRoutes(app));
   await app.register(swagger, openapiOptions());
   for (const schema of sharedSchemas) app.addSchema(schema);
 
