@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendSerialized } from './json.js';
 
 interface Built {
   version: number;
@@ -45,11 +46,10 @@ export class CachedJson {
     const built = this.current();
     void reply.header('etag', built.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === built.etag) return reply.code(304).send();
-    void reply.type('application/json; charset=utf-8');
     if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && built.body.length > 1024) {
       built.gzipped ??= zlib().gzipSync(built.body, { level: 6 });
-      return reply.header('content-encoding', 'gzip').send(built.gzipped);
+      return sendSerialized(reply.header('content-encoding', 'gzip'), built.gzipped);
     }
-    return reply.send(built.body);
+    return sendSerialized(reply, built.body);
   }
 }

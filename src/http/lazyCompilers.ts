@@ -34,9 +34,9 @@ export function lazyCompilers(): Required<Factories> {
       return validate;
     };
   }) as unknown as BuildValidator;
-  // Responses are plain JSON.stringify: the big bodies (the plan list, the memory listing) are serialized
-  // once per change by the routes themselves, and a fast-json-stringify serializer per route cost ~100 ms
-  // of every start for small bodies. The schemas still document and validate.
+  // Responses go through the app's one reply serializer (src/http/json.ts), which fastify prefers to
+  // per-route ones; fastify still asks for these, and a fast-json-stringify build per route would cost
+  // start-up time for nothing. The schemas still document and validate.
   const buildSerializer = (() => () => (data: unknown) => JSON.stringify(data)) as unknown as BuildSerializer;
   return { buildValidator, buildSerializer };
 }

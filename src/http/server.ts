@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
 import { installErrorHandling, sendText, statusText } from './errors.js';
 import { fetchSiteAllowed, hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
+import { serializeReply } from './json.js';
 import { lazyCompilers } from './lazyCompilers.js';
 import { openapiOptions } from './openapi.js';
 import { MALFORMED_QUERY, parseQueryString } from './queryString.js';
@@ -125,6 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   installErrorHandling(app, collectRoutes(app));
+  app.setReplySerializer(serializeReply);
   await app.register(swagger, openapiOptions());
   for (const schema of sharedSchemas) app.addSchema(schema);
 
@@ -132,8 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
-  app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
+  app.get('/api/openapi.json', { schema: routes.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
 
   await app.ready();

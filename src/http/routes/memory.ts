@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { sendText } from '../errors.js';
+import { sendSerialized } from '../json.js';
 import { routes } from '../schemas.js';
 import { sendContent } from '../contentAnswer.js';
 
@@ -18,7 +19,7 @@ export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
       body = JSON.stringify(listing);
       listed = listing;
     }
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendSerialized(reply, body);
   });
 
   typed.get('/api/memory/content', { schema: routes.memoryContent }, async (request, reply) => {
@@ -27,6 +28,5 @@ export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
     return sendContent(reply, opened);
   });
 
-  typed.get('/api/memory/search', { schema: routes.memorySearch }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify({ ids: await viewer.memory.search(request.query.q) })));
+  typed.get('/api/memory/search', { schema: routes.memorySearch }, async (request) => ({ ids: await viewer.memory.search(request.query.q) }));
 }

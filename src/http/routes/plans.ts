@@ -28,10 +28,7 @@ export function planRoutes(app: FastifyInstance, viewer: Viewer): void {
     return sendContent(reply, opened);
   });
 
-  typed.get('/api/search', { schema: routes.search }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify({ filenames: await viewer.plans.search(request.query.q) })));
+  typed.get('/api/search', { schema: routes.search }, async (request) => ({ filenames: await viewer.plans.search(request.query.q) }));
 
-  typed.get('/api/projects', { schema: routes.projects }, (_request, reply) => {
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ projects: viewer.plans.projects() }));
-  });
+  typed.get('/api/projects', { schema: routes.projects }, () => ({ projects: viewer.plans.projects() }));
 }
