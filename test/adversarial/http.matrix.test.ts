@@ -254,8 +254,9 @@ describe('Fetch Metadata: Sec-Fetch-Site x Sec-Fetch-Mode x Sec-Fetch-Dest x rou
         methods[name] = (...args: unknown[]) => (calls++, original(...args));
       }
     };
-    wrap(server.viewer.plans, ['content', 'search', 'projects']);
-    wrap(server.viewer.memory, ['list', 'content', 'search']);
+    // The content routes open the file (Viewer.openPlan -> PlanStore.open, MemoryStore.open) and stream it.
+    wrap(server.viewer.plans, ['open', 'search', 'projects']);
+    wrap(server.viewer.memory, ['list', 'open', 'search']);
     wrap(server.viewer, ['refresh']);
     return () => calls;
   }
