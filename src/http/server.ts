@@ -64,9 +64,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     frameworkErrors: (error, request, reply) => {
       if (!admitted(request, reply)) return;
       const status = (error as { statusCode?: number }).statusCode ?? 400;
-      if (status >= 500) return sendText(reply, 500, statusText(500));
       const code = (error as { code?: string }).code;
-      return sendText(reply, 400, code === 'FST_ERR_BAD_URL' ? 'Bad request: malformed URL' : statusText(400));
+      if (status >= 500) void sendText(reply, 500, statusText(500));
+      else void sendText(reply, 400, code === 'FST_ERR_BAD_URL' ? 'Bad request: malformed URL' : statusText(400));
     },
     // Requests Node cannot parse (bad framing, header overflow, slow headers) never reach the hooks; they
     // are answered in plain text with the security headers too, instead of fastify's default JSON.
