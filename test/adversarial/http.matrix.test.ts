@@ -1,5 +1,5 @@
 // The request-origin matrix: every combination of Host, Origin, Sec-Fetch-Site and Content-Type against
-// the state-changing routes, checked against an oracle written from security.md rules 2-5, plus CORS
+// the state-changing routes, checked against an oracle written from docs/security.md rules 2-5, plus CORS
 // preflights on every route. test/http/security.test.ts has the hand-picked cases; this is the product.
 import http from 'node:http';
 import { readdir } from 'node:fs/promises';
