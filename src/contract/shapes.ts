@@ -81,8 +81,9 @@ export const MemoryEntrySchema = Type.Object({
 }, { $id: 'MemoryEntry', additionalProperties: false });
 
 /**
- * The shared components, by the name bodies refer to them with (`Type.Ref('PlanMetadata')`): the server
- * registers them once, the OpenAPI document lists them, and `Static` resolves the references through them.
+ * The shared components, by the name the endpoints (endpoints.ts) refer to them with
+ * (`Type.Ref('PlanMetadata')`): the server registers them once, the OpenAPI document lists them, and
+ * `Static` resolves the references through them.
  */
 export const components = {
   PlanMetadata: PlanMetadataSchema,

@@ -3,7 +3,7 @@
 export type {
   PlanMetadata, MemoryIndexStats, MemorySource, MemorySourceKind, MemoryEntry, MemoryType,
 } from '../contract/shapes.js';
-export type { MemoryListing } from '../contract/bodies.js';
+export type { MemoryListing } from '../contract/endpoints.js';
 
 /** Where the domain reports what it skipped or refused; the CLI prints it, tests collect it. */
 export interface Logger {

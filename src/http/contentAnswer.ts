@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { readOpenedText } from '../domain/files.js';
 import { CHUNK_BYTES, LARGE_FILE_BYTES, textPieces } from '../domain/largeFiles.js';
-import type { Content } from '../contract/bodies.js';
+import type { Content } from '../contract/endpoints.js';
 import { sendText } from './errors.js';
 import { sendSerialized } from './json.js';
 

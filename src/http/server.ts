@@ -15,7 +15,8 @@ import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
-import { routes, sharedSchemas } from './schemas.js';
+import { endpoints } from '../contract/endpoints.js';
+import { components } from '../contract/shapes.js';
 
 export interface ServerOptions {
   viewer: Viewer;
@@ -128,13 +129,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   installErrorHandling(app, collectRoutes(app));
   app.setReplySerializer(serializeReply);
   await app.register(swagger, openapiOptions());
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  // The shared shapes, once each: the endpoints refer to them by name ($ref), and so does the document.
+  for (const schema of Object.values(components)) app.addSchema(schema);
 
   planRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
-  app.get('/api/openapi.json', { schema: routes.openapi }, () => app.swagger());
+  app.get('/api/openapi.json', { schema: endpoints.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
 
   await app.ready();

@@ -16,4 +16,4 @@ export type {
   PlanList,
   PlanSearch,
   RefreshResult,
-} from '../../../src/contract/bodies';
+} from '../../../src/contract/endpoints';
