@@ -1,8 +1,6 @@
 // The shapes the service exposes are defined once, as schemas, in src/contract/ (type-only here: the
-// domain never loads TypeBox or anything of HTTP); this file re-exports the ones the domain builds.
-export type {
-  PlanMetadata, MemoryIndexStats, MemorySource, MemorySourceKind, MemoryEntry, MemoryType,
-} from '../contract/shapes.js';
+// domain never loads TypeBox or anything of HTTP); this file re-exports their types for the domain.
+export type * from '../contract/shapes.js';
 export type { MemoryListing } from '../contract/endpoints.js';
 
 /** Where the domain reports what it skipped or refused; the CLI prints it, tests collect it. */

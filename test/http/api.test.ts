@@ -50,7 +50,9 @@ describe('OpenAPI document', () => {
   it('documents required and nullable fields and the plain-text errors', async () => {
     const doc = await server.json<{ components: { schemas: Record<string, { required: string[]; properties: Record<string, { nullable?: boolean }> }> }; paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { example?: string } }> }> }>> }>('/api/openapi.json');
     const plan = doc.components.schemas.PlanMetadata!;
-    expect(plan.required.sort()).toEqual(['created', 'filename', 'filepath', 'lineCount', 'modified', 'project', 'sessionId', 'size', 'title', 'wordCount']);
+    expect(plan.required).toEqual(expect.arrayContaining(['created', 'filename', 'filepath', 'lineCount', 'modified', 'project', 'sessionId', 'size', 'title', 'wordCount']));
+    // Every field is required: the document's additionalProperties: false then pins the exact shape.
+    expect(plan.required.sort()).toEqual(Object.keys(plan.properties).sort());
     expect(plan.properties.project!.nullable).toBe(true);
     expect(plan.properties.sessionId!.nullable).toBe(true);
     expect(doc.paths['/api/plans/{filename}/content']!.get!.responses['404']!.content['text/plain']!.schema.example).toBe('Plan not found');
