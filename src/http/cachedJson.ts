@@ -12,11 +12,11 @@ interface Built {
 }
 
 // The ETag is this process's id and the source's version: it changes with every change of the body and
-// costs nothing, where hashing the 1 MB plan list took ~2 ms per change. A restart changes it too (one
-// extra full response per client, no wrong 304).
+// costs nothing, where hashing the body would cost time per change (docs/decisions.md, D10). A restart
+// changes it too (one extra full response per client, no wrong 304).
 const PROCESS_TAG = randomBytes(6).toString('base64url');
 
-// zlib is loaded by the first gzip request, not at start (~3 ms of module loading).
+// zlib is loaded by the first gzip request, not at start: most starts never need it.
 let zlibModule: typeof import('node:zlib') | null = null;
 function zlib(): typeof import('node:zlib') {
   zlibModule ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');

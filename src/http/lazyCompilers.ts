@@ -1,7 +1,7 @@
-// Schema compilers that compile a route's validator on the route's first request instead of at start.
-// Building ajv and compiling every route's schemas took ~40 ms of a start (CPU profile), and the answer a user
-// waits for first (GET /api/plans) has nothing to validate. Validation itself is unchanged: the same
-// ajv compiler fastify would use, with the same options, compiled once per route.
+// Schema compilers that compile a route's validator on the route's first request instead of at start:
+// building ajv and every route's validator is a visible share of a start (docs/decisions.md, D8), and the
+// answer a user waits for first (GET /api/plans) has nothing to validate. Validation itself is unchanged:
+// the same ajv compiler fastify would use, with the same options, compiled once per route.
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
