@@ -1,9 +1,9 @@
 // A plan's story as its session's tool calls tell it: a Write of a draft, then Edits and MultiEdits (some
 // with replace_all) that turn the draft into the text the plan ends with, sometimes an edit whose old text
-// is not in the file (Claude Code answers it with an error: the story has a gap there), sometimes a Write
-// again after such a gap, and ExitPlanMode calls approved or rejected with the user's words. Also what a
-// correct history must show of it (HistoryFact), worked out from how the story was made, not by replaying
-// the lines.
+// is not in the file (Claude Code answers it with an error: the story has a gap there), sometimes a Write of
+// the whole plan (after such a gap, or instead of an edit), and ExitPlanMode calls approved or rejected with
+// the user's words. Also what a correct history must show of it (HistoryFact), worked out from how the story
+// was made, not by replaying the lines.
 //
 // Edits are made backwards from the final text, so that applying them forwards gives it exactly; each
 // old_string is unique in the text it applies to, as Claude Code's Edit requires without replace_all.
@@ -130,7 +130,7 @@ export function buildStory(rng: Rng, finalText: string, o: StoryOptions): { step
   const target = outside?.before ?? finalText;
   const changes: StoryStep[] = [];
   let current = target;
-  for (let k = o.agent ? rng.int(0, 2) : rng.int(0, 4); k > 0; k--) {
+  for (let k = o.agent ? rng.int(0, 3) : o.huge ? rng.int(1, 3) : rng.int(1, 10); k > 0; k--) {
     if (rng.chance(0.3)) {
       const edits: EditInput[] = [];
       let text = current;
@@ -149,6 +149,12 @@ export function buildStory(rng: Rng, finalText: string, o: StoryOptions): { step
       changes.unshift({ kind: 'edit', edit: b.edit, before: b.before, after: current });
       current = b.before;
     }
+  }
+  // Now and then Claude Code writes the plan whole again instead of editing it (never a multi-MB one).
+  if (!o.huge) {
+    changes.forEach((step, i) => {
+      if ((step.kind === 'edit' || step.kind === 'multi') && rng.chance(0.15)) changes[i] = { kind: 'write', content: step.after, before: step.before };
+    });
   }
   const steps: StoryStep[] = [{ kind: 'write', content: current, before: null }, ...changes];
   if (!o.agent && rng.chance(0.08)) {

@@ -28,7 +28,7 @@ export interface LogFacts {
 }
 
 /** The share of sessions without a plan on disk that wrote one that is gone since. */
-const GONE_PLAN_SHARE = 0.04;
+const GONE_PLAN_SHARE = 0.15;
 
 /** A plan file a log writes; its story is built from `seed` when needed (twice: to size the log, to write it). */
 interface StoryRef {
