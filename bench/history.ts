@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Facts } from './facts.js';
 import { RawClient } from './http1.js';
-import { Client, dist, median, quantile, sleep, treeRss, type Dist } from './measure.js';
+import { Client, dist, median, quantile, sleep, treeRss, waitQuiet, type Dist } from './measure.js';
 import { shortSha, type HistoryFact } from './plan-story.js';
 import type { RunContext } from './run-context.js';
 import { freePort, startServer, stopServer, type Server } from './server.js';
@@ -228,7 +228,9 @@ export async function measureHistory(run: RunContext): Promise<HistoryResult> {
     cold.push(start);
     console.log(`history cold start ${i + 1}: plan list ${start.readyMs?.toFixed(0) ?? 'never'} ms, history ${start.historyMs?.toFixed(0) ?? 'never'} ms`);
   }
-  // A stop saves the caches; measured once that is done.
+  // The cache measured is what a run leaves once its first pass is done (every plan observed, the first
+  // saves): the server is let go idle first. A stop saves what is unsaved.
+  if (run.server && !(await waitQuiet(run.server.pid, 500, 5, 30_000))) warn('history: the server did not go idle within 30 s of the history being built');
   if (run.server) await stopServer(run.server);
   const inHistoryDir = (rel: string): boolean => path.dirname(rel).split(path.sep).some((d) => d.startsWith('history-'));
   const cacheBytes = {
