@@ -11,6 +11,7 @@ import type { Facts } from './facts.js';
 import { RawClient } from './http1.js';
 import { Client, dist, median, quantile, sleep, treeRss, waitQuiet, type Dist } from './measure.js';
 import { shortSha, type HistoryFact } from './plan-story.js';
+import { probe } from './prober.js';
 import type { RunContext } from './run-context.js';
 import { freePort, startServer, stopServer, type Server } from './server.js';
 import { waitReady } from './starts.js';
@@ -27,6 +28,8 @@ export interface HistoryStart {
   rssAtReadyBytes: number;
   /** The server tree's RSS when the history was seen built. */
   rssWithHistoryBytes: number;
+  /** The slowest small request (GET /api/projects, from a thread of its own) from ready until the history was built. */
+  slowestSmallMs: number;
 }
 
 export type LatencyDist = Dist & { p95: number };
@@ -105,9 +108,10 @@ async function historyStart(run: RunContext, cacheDir: string, sampled: [string,
   const server = startServer(opts.server, run.home, port, cacheDir, run.log);
   run.server = server;
   const ready = await waitReady(server, t0, facts, opts);
-  const start: HistoryStart = { readyMs: ready.readyMs, historyMs: null, rssAtReadyBytes: ready.rssBytes, rssWithHistoryBytes: 0 };
+  const start: HistoryStart = { readyMs: ready.readyMs, historyMs: null, rssAtReadyBytes: ready.rssBytes, rssWithHistoryBytes: 0, slowestSmallMs: 0 };
   if (ready.readyMs === null) return { start, server };
   const client = new Client(port);
+  const prober = probe(port);
   try {
     while (performance.now() - t0 < opts.readyTimeoutMs) {
       if (server.exited) throw new Error(`server exited (${server.exitInfo})`);
@@ -119,6 +123,7 @@ async function historyStart(run: RunContext, cacheDir: string, sampled: [string,
     }
   } finally {
     client.close();
+    start.slowestSmallMs = await prober.stop();
   }
   start.rssWithHistoryBytes = treeRss(server.pid).bytes;
   return { start, server };

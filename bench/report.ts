@@ -147,6 +147,8 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
       h.mismatchCount === 0 ? 'all as the facts say' : `${h.mismatchCount} differ`, '', h.mismatchCount === 0);
     add('  cold start: plan list / history built', `${fmt(h.cold.readyMs, 0)} / ${fmt(h.cold.historyMs, 0, ' ms')} (median of ${ms(h.cold.runsMs)})`);
     add('  warm restart: plan list / history built', `${fmt(h.warm.readyMs, 0)} / ${fmt(h.warm.historyMs, 0, ' ms')} (median of ${ms(h.warm.runsMs)})`);
+    add('  slowest small request while the history is built (cold / warm)', `${fmt(h.cold.slowestSmallMs, 0)} / ${fmt(h.warm.slowestSmallMs, 0, ' ms')}`,
+      '~50 ms', le(Math.max(h.cold.slowestSmallMs, h.warm.slowestSmallMs), 50));
     add('  RSS at ready / with history (cold)', `${fmt(mb(h.cold.rssAtReadyBytes), 0)} / ${fmt(mb(h.cold.rssWithHistoryBytes), 0, ' MB')}`);
     add('  history cache: index / observed versions', `${fmt(mb(h.cacheBytes.index), 1)} / ${fmt(mb(h.cacheBytes.observed), 1, ' MB')}`);
     add('  GET history, each plan once: p50 / p95 / max', `${fmt(h.history.p50, 1)} / ${fmt(h.history.p95, 1)} / ${fmt(h.history.max, 1, ' ms')}`,
