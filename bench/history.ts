@@ -23,6 +23,8 @@ const POLL_GAP_MS = 50;
 export interface HistoryStart {
   /** Spawn to a correct plan list. */
   readyMs: number | null;
+  /** Spawn to the archive as the facts say (every log's writes read), the sampled histories not yet checked. */
+  archiveMs: number | null;
   /** Spawn to the archive and the sampled histories as the facts say (null: never, within the ready timeout). */
   historyMs: number | null;
   rssAtReadyBytes: number;
@@ -87,17 +89,20 @@ function allHistories(facts: Facts): [string, HistoryFact][] {
 
 const planPath = (filename: string): string => `/api/plans/${encodeURIComponent(filename)}`;
 
-/** Whether the archive lists exactly the archived plans and the sampled plans' histories are right. */
-async function historyBuilt(client: Client, facts: Facts, sampled: [string, HistoryFact][]): Promise<boolean> {
+/**
+ * How far the history is built: 'archive' when the archive lists exactly the archived plans, 'all' when
+ * the sampled plans' histories are right too.
+ */
+async function historyBuilt(client: Client, facts: Facts, sampled: [string, HistoryFact][]): Promise<'none' | 'archive' | 'all'> {
   const archive = await client.get('/api/archive');
-  if (archive.status !== 200) return false;
+  if (archive.status !== 200) return 'none';
   const names = (JSON.parse(archive.body.toString()) as { plans: { filename: string }[] }).plans.map((p) => p.filename).sort();
-  if (JSON.stringify(names) !== JSON.stringify(Object.keys(facts.archived).sort())) return false;
+  if (JSON.stringify(names) !== JSON.stringify(Object.keys(facts.archived).sort())) return 'none';
   for (const [filename, want] of sampled) {
     const res = await client.get(`${planPath(filename)}/history`);
-    if (res.status !== 200 || historyDiff(JSON.parse(res.body.toString()) as HistoryBody, want) !== '') return false;
+    if (res.status !== 200 || historyDiff(JSON.parse(res.body.toString()) as HistoryBody, want) !== '') return 'archive';
   }
-  return true;
+  return 'all';
 }
 
 /** One start on `cacheDir`: spawn, a correct plan list, then the history built. The server keeps running. */
@@ -108,14 +113,16 @@ async function historyStart(run: RunContext, cacheDir: string, sampled: [string,
   const server = startServer(opts.server, run.home, port, cacheDir, run.log);
   run.server = server;
   const ready = await waitReady(server, t0, facts, opts);
-  const start: HistoryStart = { readyMs: ready.readyMs, historyMs: null, rssAtReadyBytes: ready.rssBytes, rssWithHistoryBytes: 0, slowestSmallMs: 0 };
+  const start: HistoryStart = { readyMs: ready.readyMs, archiveMs: null, historyMs: null, rssAtReadyBytes: ready.rssBytes, rssWithHistoryBytes: 0, slowestSmallMs: 0 };
   if (ready.readyMs === null) return { start, server };
   const client = new Client(port);
   const prober = probe(port);
   try {
     while (performance.now() - t0 < opts.readyTimeoutMs) {
       if (server.exited) throw new Error(`server exited (${server.exitInfo})`);
-      if (await historyBuilt(client, facts, sampled)) {
+      const built = await historyBuilt(client, facts, sampled);
+      if (built !== 'none') start.archiveMs ??= performance.now() - t0;
+      if (built === 'all') {
         start.historyMs = performance.now() - t0;
         break;
       }
