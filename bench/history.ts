@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Facts } from './facts.js';
 import { RawClient } from './http1.js';
-import { Client, dist, median, quantile, sleep, treeRss, waitQuiet, type Dist } from './measure.js';
+import { Client, dist, median, quantile, sleep, treeRss, waitPortOpen, waitQuiet, type Dist, type HttpResult } from './measure.js';
+import { parsePlans, verify } from './plan-list.js';
 import { shortSha, type HistoryFact } from './plan-story.js';
 import { probe } from './prober.js';
 import type { RunContext } from './run-context.js';
 import { freePort, startServer, stopServer, type Server } from './server.js';
-import { waitReady } from './starts.js';
 
 /** Plans whose histories are polled (with the archive) until they are right: the ones with most versions. */
 const SAMPLED_PLANS = 8;
@@ -105,6 +105,27 @@ async function historyBuilt(client: Client, facts: Facts, sampled: [string, Hist
   return 'all';
 }
 
+/**
+ * Spawn to the end of the first correct plan list (as starts.ts times it, without its probes: the history's
+ * polling begins at once), or null.
+ */
+async function planListReady(client: Client, server: Server, t0: number, run: RunContext): Promise<number | null> {
+  const { opts, facts } = run;
+  while (performance.now() - t0 < opts.readyTimeoutMs) {
+    if (server.exited) throw new Error(`server exited before it was ready (${server.exitInfo})`);
+    let res: HttpResult;
+    try {
+      res = await client.get('/api/plans');
+    } catch {
+      await waitPortOpen(server.port, opts.readyTimeoutMs - (performance.now() - t0), () => server.exited);
+      continue;
+    }
+    const map = res.status === 200 ? parsePlans(res.body) : null;
+    if (map !== null && verify(map, facts).ok) return res.endedAt - t0;
+  }
+  return null;
+}
+
 /** One start on `cacheDir`: spawn, a correct plan list, then the history built. The server keeps running. */
 async function historyStart(run: RunContext, cacheDir: string, sampled: [string, HistoryFact][]): Promise<{ start: HistoryStart; server: Server }> {
   const { opts, facts } = run;
@@ -112,10 +133,15 @@ async function historyStart(run: RunContext, cacheDir: string, sampled: [string,
   const t0 = performance.now();
   const server = startServer(opts.server, run.home, port, cacheDir, run.log);
   run.server = server;
-  const ready = await waitReady(server, t0, facts, opts);
-  const start: HistoryStart = { readyMs: ready.readyMs, archiveMs: null, historyMs: null, rssAtReadyBytes: ready.rssBytes, rssWithHistoryBytes: 0, slowestSmallMs: 0 };
-  if (ready.readyMs === null) return { start, server };
   const client = new Client(port);
+  const readyMs = await planListReady(client, server, t0, run);
+  const start: HistoryStart = {
+    readyMs, archiveMs: null, historyMs: null, rssAtReadyBytes: treeRss(server.pid).bytes, rssWithHistoryBytes: 0, slowestSmallMs: 0,
+  };
+  if (readyMs === null) {
+    client.close();
+    return { start, server };
+  }
   const prober = probe(port);
   try {
     while (performance.now() - t0 < opts.readyTimeoutMs) {
