@@ -1,8 +1,8 @@
 // Node's module compile cache (module.enableCompileCache(), from Node 22.1) keeps V8's bytecode of the
-// bundles between runs, so that a start loads them instead of compiling ~1.6 MB of JavaScript. It only
-// covers modules loaded after it is turned on, which is why the process entry (src/entry.ts) turns it on
-// and then loads the application. Node 20 has no such cache: there a start compiles, and that is all.
-// Node's own NODE_DISABLE_COMPILE_CACHE=1 turns it off, and NODE_COMPILE_CACHE=<dir> puts it elsewhere.
+// bundles between runs, so that a start loads it instead of compiling them again. It only covers modules
+// loaded after it is turned on, which is why the process entry (src/entry.ts) turns it on and then loads
+// the application. Node 20 has no such cache: there a start compiles, and that is all. Node's own
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, and NODE_COMPILE_CACHE=<dir> puts it elsewhere.
 import path from 'node:path';
 import { cacheDir } from './cacheDir.js';
 
