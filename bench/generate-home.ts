@@ -5,7 +5,7 @@
 //   node --import tsx bench/generate-home.ts --out DIR --plans 3000 --projects 300 --log-bytes 2GB \
 //     --huge-share 0.02 --memory-sources 150 --topics 10 --seed 1
 //
-// Formats follow ../shared/docs/claude-code-formats.md (Claude Code 2.1.329). Everything is derived from a
+// Formats follow docs/claude-code-formats.md (Claude Code 2.1.329). Everything is derived from a
 // seeded PRNG (no Math.random, no clock): the same params give the same facts and the same plan/memory bytes.
 // Session logs differ between two output dirs only in the absolute `planFilePath` of plan-mode attachments.
 

@@ -179,7 +179,7 @@ describe('DNS rebinding (evil.example resolves to 127.0.0.1)', () => {
     }
     const fromPage = seen.slice(before).filter((s) => s.host === `evil.example:${viewer.port}` && s.url !== '/favicon.ico');
     expect(fromPage.length).toBe(6);
-    // As security.md says: a rebound page's Origin equals its Host, and plain http sends no Sec-Fetch-Site.
+    // As docs/security.md says: a rebound page's Origin equals its Host, and plain http sends no Sec-Fetch-Site.
     expect(fromPage.find((s) => s.method === 'POST' && s.url === '/api/open')).toMatchObject({ origin: origin, site: null, status: 403 });
     expect(opened).toEqual([]);
   });

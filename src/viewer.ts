@@ -1,12 +1,21 @@
 // The running viewer: session index, plan store and memory store over one claude dir, kept fresh by
 // watchers. This is the seam between the domain and its users (HTTP, CLI, benchmark); it knows no HTTP.
+//
+// Start-up, in order (the CLI builds the server between 1 and 2, and listens while 2 runs):
+//   1. restore  (create)           the persisted state (persisted.ts): session index, plan facts, saved list
+//   2. confirm  (confirmRestored)  nothing moved on disk since it was saved (a stat per file): take it as is
+//   3. scan     (scan)             otherwise bring it up to date: the logs (on worker threads, only bytes
+//                                  appended since the last run) while this thread reads the shared plans
+//                                  folder, then the plans folders the sessions name
+//   4. publish  (publish)          requests held until now are answered; the state is saved 2 s later;
+//                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
+import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
+import { PersistedState } from './domain/persisted.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
-import { PlanCache } from './domain/plans/planCache.js';
 import { PlanStore, type OpenedPlan, type PlanChange } from './domain/plans/planStore.js';
-import { SessionIndexCache } from './domain/sessions/indexCache.js';
 import { ScanWorkers } from './domain/sessions/scanWorkers.js';
 import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
@@ -29,13 +38,9 @@ export interface ViewerOptions {
   cacheDir?: string | null;
   /** Hears each start-up phase as it ends (PMV_TRACE=1 prints them; the benchmark reads them). */
   trace?: (phase: string) => void;
+  /** Bound of the observed plan versions kept under the cache dir (default 200 MB). */
+  historyLimitBytes?: number;
 }
-
-// Saving a cache costs a full serialization (~50 ms for a heavy home): at most once a minute while a session
-// keeps appending. A crash loses nothing: a restart re-reads the logs from the offsets last saved.
-const CACHE_SAVE_DELAY_MS = 60_000;
-// After start the caches are saved soon, but not while the first requests are being answered.
-const FIRST_SAVE_DELAY_MS = 2000;
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
 
@@ -53,23 +58,33 @@ export class Viewer {
   readonly sessions: SessionIndex;
   readonly plans: PlanStore;
   readonly memory: MemoryStore;
+  /** Plans' stories, the archive and session cards (domain/history/). */
+  readonly history: HistoryKeeper;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
   private readonly sessionQueue = new SerialQueue();
-  private readonly indexCache: SessionIndexCache | null;
-  private saveTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     readonly options: ViewerOptions,
     sessions: SessionIndex,
-    indexCache: SessionIndexCache | null,
-    private readonly planCache: PlanCache | null,
+    private readonly persisted: PersistedState,
     private readonly scanWorkers: ScanWorkers,
   ) {
     this.sessions = sessions;
-    this.indexCache = indexCache;
     this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true });
+    this.history = new HistoryKeeper({
+      claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
+      plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
+    });
+    persisted.connect(
+      {
+        sessions: () => this.sessions,
+        plans: () => this.plans.saved(),
+        history: () => ({ toJSON: () => this.history.index.toJSON(), save: () => this.history.save() }),
+      },
+      { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
+    );
     this.memory = new MemoryStore({
       claudeDir: options.claudeDir,
       homeDir: options.homeDir,
@@ -77,8 +92,8 @@ export class Viewer {
       logger: options.logger,
     });
     this.plans.onChange((change) => {
-      this.plansUnsaved = true;
-      this.scheduleCacheSave();
+      this.persisted.changed('plans');
+      this.history.planChanged(change);
       this.emit({ type: 'plans', ...change });
     });
     this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
@@ -99,17 +114,16 @@ export class Viewer {
     const projectsDir = path.join(options.claudeDir, 'projects');
     const workers = new ScanWorkers(options.logger);
     const indexOptions = { projectsDir, logger: options.logger, workers };
-    const cache = options.cacheDir ? new SessionIndexCache(options.cacheDir, projectsDir, options.logger) : null;
-    const planCache = options.cacheDir ? new PlanCache(options.cacheDir, options.claudeDir, options.logger) : null;
-    const restored = (await cache?.load(indexOptions)) ?? null;
+    const persisted = new PersistedState(options.cacheDir ?? null, options.claudeDir, projectsDir, options.logger);
+    const restored = await persisted.restoreSessions(indexOptions);
     options.trace?.('session index restored');
     // On a large home without a usable index the workers do the first scan: they boot while the plan
     // cache is read and the server is built. A restored index only needs lstats (see SessionIndex).
     if (restored === null && refreshesInWorkers(projectsDir)) workers.prestart();
-    const sessions = restored ?? new SessionIndex(indexOptions);
-    const viewer = new Viewer(options, sessions, cache, planCache, workers);
-    const saved = planCache?.load();
-    viewer.plans.restore(saved?.facts ?? [], saved?.list ?? null);
+    const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers);
+    const saved = persisted.restorePlans();
+    viewer.plans.restore(saved.facts, saved.list);
+    persisted.restoreHistory((data) => viewer.history.index.restore(data));
     options.trace?.('caches loaded');
     return viewer;
   }
@@ -122,40 +136,46 @@ export class Viewer {
     this.markLoaded = resolve;
   });
 
-  /**
-   * Scans everything once, then starts watching (unless deferred). The logs are read by worker threads
-   * while this thread reads the plans: the shared plans folder needs no session data, and the folders
-   * that project settings add are read once the sessions name their projects.
-   */
+  /** Steps 2 to 4 of the start-up (see the top of this file). */
   async load(): Promise<void> {
-    const trace = this.options.trace ?? ((): void => undefined);
-    // A restart that finds nothing moved since the caches were saved takes them as they are (a stat per
-    // file); otherwise the scan below brings them up to date.
     const sessionsCurrent = this.sessions.confirmRestored();
-    if (sessionsCurrent && this.plans.adoptRestored(await this.planFolders())) {
-      trace('caches confirmed');
-    } else {
-      // With a cached index this reads only what was appended since the last run.
-      const sharedPlans = this.planFolders([]).then(async (folders) => {
-        await this.plans.rescan(folders);
-        this.plans.prepareOrder();
-      });
-      this.scanWorkers.joinAfter(sharedPlans);
-      const scanned = sessionsCurrent ? Promise.resolve(false) : this.sessions.refresh();
-      scanned.catch(() => undefined);
-      await sharedPlans;
-      trace('shared plans read');
-      await scanned;
-      trace('sessions scanned');
-      await this.plans.addFolders(await this.planFolders());
-      trace('project plans read');
-    }
-    this.sessionsUnsaved = true;
-    this.plansUnsaved = true;
-    this.scheduleCacheSave(FIRST_SAVE_DELAY_MS);
+    if (sessionsCurrent && this.plans.adoptRestored(await this.planFolders())) this.trace('caches confirmed');
+    else await this.scan(sessionsCurrent);
+    this.publish();
+  }
+
+  /**
+   * Step 3: the logs are read by worker threads while this thread reads the plans: the shared plans folder
+   * needs no session data, and the folders that project settings add are read once the sessions name
+   * their projects. With a restored index only what was appended since the last run is read.
+   */
+  private async scan(sessionsCurrent: boolean): Promise<void> {
+    const sharedPlans = this.planFolders([]).then(async (folders) => {
+      await this.plans.rescan(folders);
+      this.plans.prepareOrder();
+    });
+    this.scanWorkers.joinAfter(sharedPlans);
+    const scanned = sessionsCurrent ? Promise.resolve(false) : this.sessions.refresh();
+    scanned.catch(() => undefined);
+    await sharedPlans;
+    this.trace('shared plans read');
+    await scanned;
+    this.trace('sessions scanned');
+    await this.plans.addFolders(await this.planFolders());
+    this.trace('project plans read');
+  }
+
+  /** Step 4. */
+  private publish(): void {
+    this.persisted.changed('sessions', true);
+    this.persisted.changed('plans', true);
     this.isLoaded = true;
     this.markLoaded();
     if (!this.options.deferWatch) void this.startWatching();
+  }
+
+  private trace(phase: string): void {
+    this.options.trace?.(phase);
   }
 
   /**
@@ -172,6 +192,7 @@ export class Viewer {
     if (!this.watchStarted) {
       this.watchStarted = true;
       this.plans.startSearchPrep();
+      void this.history.start();
       this.watching = this.watchNow();
     }
     return this.watching;
@@ -209,8 +230,8 @@ export class Viewer {
   private async refreshNow(): Promise<{ before: number; after: number }> {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
-    this.sessionsUnsaved = true;
-    this.scheduleCacheSave();
+    this.persisted.changed('sessions');
+    void this.history.logChanged(null);
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -269,8 +290,9 @@ export class Viewer {
     const foldersBefore = projectsSignature(this.sessions.projectFolders());
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
-    this.sessionsUnsaved = true;
-    this.scheduleCacheSave();
+    this.persisted.changed('sessions');
+    // A plan's story can grow without any link changing (a Write of a plan already linked).
+    void this.history.logChanged(filepath);
     if (!changed) return;
     const cwds = this.sessions.knownCwds();
     if (!sameList(before, cwds) || projectsSignature(this.sessions.projectFolders()) !== foldersBefore) {
@@ -309,48 +331,11 @@ export class Viewer {
   async close(): Promise<void> {
     this.closed = true;
     this.plans.close();
+    this.history.stop();
     await this.watchers?.close();
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = null;
-      await this.saveCaches();
-    }
+    await this.persisted.flush();
     this.listeners.clear();
     await this.scanWorkers.close();
-  }
-
-  private saveDue = Infinity;
-
-  /** Saves the caches in `delayMs`, or sooner if a save is already due sooner. */
-  private scheduleCacheSave(delayMs = CACHE_SAVE_DELAY_MS): void {
-    if (!this.indexCache && !this.planCache) return;
-    const due = performance.now() + delayMs;
-    if (this.saveTimer) {
-      if (due >= this.saveDue) return;
-      clearTimeout(this.saveTimer);
-    }
-    this.saveDue = due;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.saveDue = Infinity;
-      void this.saveCaches();
-    }, delayMs);
-    this.saveTimer.unref();
-  }
-
-  private sessionsUnsaved = false;
-  private plansUnsaved = false;
-
-  /** Saves whichever cache changed since it was last saved. */
-  private async saveCaches(): Promise<void> {
-    if (this.sessionsUnsaved) {
-      this.sessionsUnsaved = false;
-      await this.sessionQueue.run(async () => this.indexCache?.save(this.sessions));
-    }
-    if (this.plansUnsaved) {
-      this.plansUnsaved = false;
-      await this.planQueue.run(async () => this.planCache?.save(this.plans.saved()));
-    }
   }
 
   /** The plan folders: the shared one and every known project's plansDirectory (or only those of `cwds`). */

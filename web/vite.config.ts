@@ -1,16 +1,42 @@
 // Vite build of the UI into dist/web. The server serves index.html at `/` and the hashed files
 // under /assets/ with a strict CSP, so nothing may be inlined: no inline script, no data: fonts,
 // no module-preload polyfill.
-import { defineConfig } from 'vite';
+// Also the dev server of `npm run dev` (scripts/dev.js): the UI with hot reload, /api proxied to the
+// service running from src/.
+import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
+
+const apiPort = Number(process.env.PMV_API_PORT ?? 3001);
+const uiPort = Number(process.env.PMV_UI_PORT ?? 5173);
+const apiOrigin = `http://127.0.0.1:${apiPort}`;
+const uiOrigins = [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`, `http://[::1]:${uiPort}`];
+
+/**
+ * The service's perimeter (src/http/guards.ts) holds for proxied requests too. changeOrigin gives them
+ * a Host the service accepts (Vite's own allowedHosts check has already refused foreign Hosts). The
+ * browser's Sec-Fetch-Site (same-origin for the dev page) passes through untouched; an Origin naming
+ * this dev server is our own page, so it is presented as the service's own origin, and any other
+ * Origin (another site) reaches the service as it is and is refused there.
+ */
+const api: ProxyOptions = {
+  target: apiOrigin,
+  changeOrigin: true,
+  configure: (proxy) => {
+    proxy.on('proxyReq', (proxyReq) => {
+      const origin = proxyReq.getHeader('origin');
+      if (typeof origin === 'string' && uiOrigins.includes(origin)) proxyReq.setHeader('origin', apiOrigin);
+    });
+  },
+};
 
 export default defineConfig({
   root: webRoot,
   base: '/',
   plugins: [react()],
   publicDir: false,
+  server: { host: '127.0.0.1', port: uiPort, strictPort: true, proxy: { '/api': api } },
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendSerialized } from './json.js';
 
 interface Built {
   version: number;
@@ -11,11 +12,11 @@ interface Built {
 }
 
 // The ETag is this process's id and the source's version: it changes with every change of the body and
-// costs nothing, where hashing the 1 MB plan list took ~2 ms per change. A restart changes it too (one
-// extra full response per client, no wrong 304).
+// costs nothing, where hashing the body would cost time per change (docs/decisions.md, D10). A restart
+// changes it too (one extra full response per client, no wrong 304).
 const PROCESS_TAG = randomBytes(6).toString('base64url');
 
-// zlib is loaded by the first gzip request, not at start (~3 ms of module loading).
+// zlib is loaded by the first gzip request, not at start: most starts never need it.
 let zlibModule: typeof import('node:zlib') | null = null;
 function zlib(): typeof import('node:zlib') {
   zlibModule ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
@@ -45,11 +46,10 @@ export class CachedJson {
     const built = this.current();
     void reply.header('etag', built.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === built.etag) return reply.code(304).send();
-    void reply.type('application/json; charset=utf-8');
     if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && built.body.length > 1024) {
       built.gzipped ??= zlib().gzipSync(built.body, { level: 6 });
-      return reply.header('content-encoding', 'gzip').send(built.gzipped);
+      return sendSerialized(reply.header('content-encoding', 'gzip'), built.gzipped);
     }
-    return reply.send(built.body);
+    return sendSerialized(reply, built.body);
   }
 }

@@ -8,6 +8,9 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { readOpenedText } from '../domain/files.js';
 import { CHUNK_BYTES, LARGE_FILE_BYTES, textPieces } from '../domain/largeFiles.js';
+import type { Content } from '../contract/endpoints.js';
+import { sendText } from './errors.js';
+import { sendSerialized } from './json.js';
 
 /** The JSON of `{ content }` for the text arriving in pieces, piece by piece. */
 export async function* contentJson(pieces: AsyncIterable<string>): AsyncGenerator<string> {
@@ -19,16 +22,15 @@ export async function* contentJson(pieces: AsyncIterable<string>): AsyncGenerato
 
 /** Answers with the content of an opened file; closes it whatever happens. */
 export async function sendContent(reply: FastifyReply, opened: { handle: FileHandle; stats: Stats }): Promise<FastifyReply> {
-  void reply.type('application/json; charset=utf-8');
   if (opened.stats.size <= LARGE_FILE_BYTES) {
     const text = await readOpenedText(opened);
     // Unreadable after opening (an I/O error): answered like a file gone since the listing.
-    if (text === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-    return reply.send(JSON.stringify({ content: text }));
+    if (text === null) return sendText(reply, 404, 'Not found');
+    return reply.send({ content: text } satisfies Content);
   }
   const { handle } = opened;
   const stream = Readable.from(contentJson(textPieces(handle)), { objectMode: false, highWaterMark: CHUNK_BYTES });
   // Ended, failed or abandoned by the client: the file is closed either way.
   stream.once('close', () => void handle.close().catch(() => undefined));
-  return reply.send(stream);
+  return sendSerialized(reply, stream);
 }

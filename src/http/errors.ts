@@ -1,5 +1,6 @@
 // Every error leaves the service as plain text with a fixed, short message: never JSON, never a stack.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { RouteTable } from './routeTable.js';
 
 export function sendText(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type('text/plain; charset=utf-8').send(message);
@@ -21,11 +22,7 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad request');
 }
 
-/** Known routes, so an unknown method on a known path answers 405 rather than 404. */
-export interface RouteTable {
-  methodsFor(pathname: string): string[];
-}
-
+/** Plain-text errors, and 405 (with `Allow`) for a known path asked with a method it does not answer. */
 export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;

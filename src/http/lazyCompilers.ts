@@ -1,7 +1,7 @@
-// Schema compilers that compile a route's validator on the route's first request instead of at start.
-// Building ajv and compiling every route's schemas took ~40 ms of a start (CPU profile), and the answer a user
-// waits for first (GET /api/plans) has nothing to validate. Validation itself is unchanged: the same
-// ajv compiler fastify would use, with the same options, compiled once per route.
+// Schema compilers that compile a route's validator on the route's first request instead of at start:
+// building ajv and every route's validator is a visible share of a start (docs/decisions.md, D8), and the
+// answer a user waits for first (GET /api/plans) has nothing to validate. Validation itself is unchanged:
+// the same ajv compiler fastify would use, with the same options, compiled once per route.
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
@@ -34,9 +34,9 @@ export function lazyCompilers(): Required<Factories> {
       return validate;
     };
   }) as unknown as BuildValidator;
-  // Responses are plain JSON.stringify: the big bodies (the plan list, the memory listing) are serialized
-  // once per change by the routes themselves, and a fast-json-stringify serializer per route cost ~100 ms
-  // of every start for small bodies. The schemas still document and validate.
+  // Responses go through the app's one reply serializer (src/http/json.ts), which fastify prefers to
+  // per-route ones; fastify still asks for these, and a fast-json-stringify build per route would cost
+  // start-up time for nothing. The schemas still document and validate.
   const buildSerializer = (() => () => (data: unknown) => JSON.stringify(data)) as unknown as BuildSerializer;
   return { buildValidator, buildSerializer };
 }

@@ -3,17 +3,21 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Viewer } from '../viewer.js';
-import { installErrorHandling, sendText, statusText, type RouteTable } from './errors.js';
+import { installErrorHandling, sendText, statusText } from './errors.js';
 import { fetchSiteAllowed, hostAllowed, sameOriginAllowed, SECURITY_HEADERS, type GuardConfig } from './guards.js';
+import { serializeReply } from './json.js';
 import { lazyCompilers } from './lazyCompilers.js';
 import { openapiOptions } from './openapi.js';
 import { MALFORMED_QUERY, parseQueryString } from './queryString.js';
+import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
+import { historyRoutes } from './routes/history.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
-import { routes, sharedSchemas } from './schemas.js';
+import { endpoints } from '../contract/endpoints.js';
+import { components } from '../contract/shapes.js';
 
 export interface ServerOptions {
   viewer: Viewer;
@@ -28,19 +32,6 @@ export interface ServerOptions {
 }
 
 const BODY_LIMIT = 16 * 1024;
-
-/** The API paths and their methods: an unknown method on one of them is a 405, not a 404. */
-const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/plans$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/plans\/[^/]+\/content$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/(search|memory|memory\/content|memory\/search|projects|openapi\.json|events)$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/api\/(refresh|open)$/, methods: ['POST'] },
-];
-
-const routeTable: RouteTable = {
-  methodsFor: (pathname) => API_ROUTES.find((r) => r.pattern.test(pathname))?.methods ?? [],
-};
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const guard: GuardConfig = {
@@ -75,9 +66,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     frameworkErrors: (error, request, reply) => {
       if (!admitted(request, reply)) return;
       const status = (error as { statusCode?: number }).statusCode ?? 400;
-      if (status >= 500) return sendText(reply, 500, statusText(500));
       const code = (error as { code?: string }).code;
-      return sendText(reply, 400, code === 'FST_ERR_BAD_URL' ? 'Bad request: malformed URL' : statusText(400));
+      if (status >= 500) void sendText(reply, 500, statusText(500));
+      else void sendText(reply, 400, code === 'FST_ERR_BAD_URL' ? 'Bad request: malformed URL' : statusText(400));
     },
     // Requests Node cannot parse (bad framing, header overflow, slow headers) never reach the hooks; they
     // are answered in plain text with the security headers too, instead of fastify's default JSON.
@@ -136,16 +127,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     void options.viewer.loaded.then(() => done());
   });
 
-  installErrorHandling(app, routeTable);
+  installErrorHandling(app, collectRoutes(app));
+  app.setReplySerializer(serializeReply);
   await app.register(swagger, openapiOptions());
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  // The shared shapes, once each: the endpoints refer to them by name ($ref), and so does the document.
+  for (const schema of Object.values(components)) app.addSchema(schema);
 
   planRoutes(app, options.viewer);
+  historyRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
-  app.get('/api/openapi.json', { schema: routes.openapi }, (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())));
+  app.get('/api/openapi.json', { schema: endpoints.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
 
   await app.ready();

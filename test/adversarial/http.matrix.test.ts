@@ -1,5 +1,5 @@
 // The request-origin matrix: every combination of Host, Origin, Sec-Fetch-Site and Content-Type against
-// the state-changing routes, checked against an oracle written from security.md rules 2-5, plus CORS
+// the state-changing routes, checked against an oracle written from docs/security.md rules 2-5, plus CORS
 // preflights on every route. test/http/security.test.ts has the hand-picked cases; this is the product.
 import http from 'node:http';
 import { readdir } from 'node:fs/promises';
@@ -254,8 +254,9 @@ describe('Fetch Metadata: Sec-Fetch-Site x Sec-Fetch-Mode x Sec-Fetch-Dest x rou
         methods[name] = (...args: unknown[]) => (calls++, original(...args));
       }
     };
-    wrap(server.viewer.plans, ['content', 'search', 'projects']);
-    wrap(server.viewer.memory, ['list', 'content', 'search']);
+    // The content routes open the file (Viewer.openPlan -> PlanStore.open, MemoryStore.open) and stream it.
+    wrap(server.viewer.plans, ['open', 'search', 'projects']);
+    wrap(server.viewer.memory, ['list', 'open', 'search']);
     wrap(server.viewer, ['refresh']);
     return () => calls;
   }

@@ -1,6 +1,7 @@
 import { mkdir, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readOpenedText } from '../../src/domain/files.js';
 import { MemoryStore } from '../../src/domain/memory/memoryStore.js';
 import { type TempHome, tempHome, webappProject, write } from './helpers.js';
 
@@ -85,11 +86,17 @@ describe('MemoryStore warnings', () => {
   });
 });
 
-describe('MemoryStore.content', () => {
+/** What GET /api/memory/content answers: the listed entry's file, opened by the store, read whole. */
+async function content(id: string): Promise<string | null> {
+  const opened = await store.open(id);
+  return opened && readOpenedText(opened);
+}
+
+describe('MemoryStore.open', () => {
   it('returns the raw text, frontmatter included, for a listed id', async () => {
     const text = '---\nname: x\n---\n# X\n';
     await write(path.join(dir, 'notes', 'x.md'), text);
-    expect(await store.content(`${key}/notes/x.md`)).toBe(text);
+    expect(await content(`${key}/notes/x.md`)).toBe(text);
   });
 
   it('answers null for unknown and traversal ids', async () => {
@@ -97,9 +104,9 @@ describe('MemoryStore.content', () => {
     await write(path.join(t.root, 'secret.md'), 'secret');
     for (const id of ['nope', `${key}/b.md`, '../x', `${key}/../../secret.md`, `${key}/../../../../../../etc/passwd`,
       `${key}/notes/../a.md`, dir + '/a.md', '']) {
-      expect(await store.content(id)).toBeNull();
+      expect(await content(id)).toBeNull();
     }
-    expect(await store.content(`${key}/a.md`)).toBe('a');
+    expect(await content(`${key}/a.md`)).toBe('a');
   });
 
   it('answers null when the file vanished or became a directory after listing', async () => {
@@ -109,8 +116,8 @@ describe('MemoryStore.content', () => {
     await unlink(path.join(dir, 'a.md'));
     await rm(path.join(dir, 'b.md'));
     await mkdir(path.join(dir, 'b.md'));
-    expect(await store.content(`${key}/a.md`)).toBeNull();
-    expect(await store.content(`${key}/b.md`)).toBeNull();
+    expect(await content(`${key}/a.md`)).toBeNull();
+    expect(await content(`${key}/b.md`)).toBeNull();
   });
 });
 

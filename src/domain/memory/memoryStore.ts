@@ -4,7 +4,7 @@
 // a reload that finds nothing changed hands out the previous listing object (routes key on its identity).
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { openRegularFile, readOpenedText } from '../files.js';
+import { openRegularFile } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
 import { ParsedFileCache } from './parsedFile.js';
@@ -55,15 +55,10 @@ export class MemoryStore {
   }
 
   /**
-   * Raw text of a listed entry, or null. The id is only ever a key into the listing (never joined onto
-   * a path), so `../x` or `<id>/../../etc/passwd` cannot name anything that was not listed.
+   * A listed entry's file, open for reading (the caller closes it), or null. The id is only ever a key
+   * into the listing (never joined onto a path), so `../x` or `<id>/../../etc/passwd` cannot name
+   * anything that was not listed.
    */
-  async content(id: string): Promise<string | null> {
-    const opened = await this.open(id);
-    return opened && readOpenedText(opened);
-  }
-
-  /** A listed entry's file, open for reading (the caller closes it), or null; see content(). */
   async open(id: string): Promise<{ handle: FileHandle; stats: Stats } | null> {
     const file = (await this.load()).fileOf(id);
     if (file === null) return null;

@@ -3,42 +3,17 @@
 // its file has the same size, mtime and inode, so a stale or edited cache costs reads, never wrong data.
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
-import type { PlanFacts } from './planFile.js';
+import { readPlanFacts, sameFacts, type PlanFacts } from './planFile.js';
 import { readSavedList, type SavedList } from './savedList.js';
 
 const FORMAT = 'plan-memory-viewer/plans';
 const VERSION = 1;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-/**
- * Only the entries' own fields are kept, checked one by one: nothing else from the file reaches the
- * listing. Plain property reads, no closures: this runs for thousands of plans at start, before the code
- * has warmed up.
- */
-function readPlanFacts(value: unknown): PlanFacts | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
-  const { filename, filepath, title, modified, created, size, modifiedMs, ino, lineCount, wordCount } = v;
-  if (typeof filename !== 'string' || typeof filepath !== 'string' || typeof title !== 'string' ||
-      typeof modified !== 'string' || typeof created !== 'string') return null;
-  if (!isCount(size) || !isCount(modifiedMs) || !isCount(ino) || !isCount(lineCount) || !isCount(wordCount)) return null;
-  return { filename, filepath, title, size, modifiedMs, ino, modified, created, lineCount, wordCount };
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
 /** Whether two lists hold the same facts in the same order. */
-function sameFacts(a: readonly PlanFacts[], b: readonly PlanFacts[]): boolean {
+function sameFactLists(a: readonly PlanFacts[], b: readonly PlanFacts[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.filepath !== y.filepath || x.filename !== y.filename || x.title !== y.title || x.size !== y.size ||
-        x.modifiedMs !== y.modifiedMs || x.ino !== y.ino || x.modified !== y.modified || x.created !== y.created ||
-        x.lineCount !== y.lineCount || x.wordCount !== y.wordCount) return false;
-  }
+  for (let i = 0; i < a.length; i++) if (!sameFacts(a[i]!, b[i]!)) return false;
   return true;
 }
 
@@ -90,7 +65,7 @@ export class PlanCache {
 
   /** Writes the plans, unless the file holds exactly these already (a restart that found nothing changed). */
   async save(saved: SavedPlans): Promise<void> {
-    if (this.inFile !== null && sameFacts(this.inFile.facts, saved.facts) && sameList(this.inFile.list, saved.list)) return;
+    if (this.inFile !== null && sameFactLists(this.inFile.facts, saved.facts) && sameList(this.inFile.list, saved.list)) return;
     const { list } = saved;
     // The list's bytes first: the cache names them by digest, so a crash between the two writes leaves a
     // list that its cache file does not vouch for, which a restart ignores.

@@ -10,20 +10,30 @@ import { countLinesInBytes, planTitleFromBytes, titleFrom } from '../markdown/te
 import { TextStatsCounter } from '../markdown/textStats.js';
 import { countWords } from '../markdown/wordCount.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
+import type { PlanMetadata } from '../types.js';
 
-/** What the listing needs of a plan; small, and persisted between runs (planCache.ts). */
-export interface PlanFacts {
-  filename: string;
-  filepath: string;
-  title: string;
-  size: number;
-  modifiedMs: number;
-  ino: number;
-  modified: string;
-  created: string;
-  lineCount: number;
-  wordCount: number;
-}
+/**
+ * What the service knows of a plan's file: its list entry but the two fields the session logs decide, and
+ * how to tell that the file moved since (mtime in ms, inode). Small, and persisted between runs (planCache.ts).
+ */
+export type PlanFacts = Omit<PlanMetadata, 'project' | 'sessionId'> & { modifiedMs: number; ino: number };
+
+/**
+ * Every fact of a plan and its kind, in list-entry order: the one place a fact is declared. A field added to
+ * PlanMetadata (src/contract/shapes.ts) must be added here (the compiler says so) and derived in recordOf()
+ * below; copies, comparisons and the check of persisted facts walk this table. A new or changed derivation
+ * also bumps DERIVATION_VERSION (test/derivation/golden.test.ts says so).
+ */
+const FACT_KINDS = {
+  filename: 'string', filepath: 'string', title: 'string', size: 'count', modified: 'string', created: 'string',
+  lineCount: 'count', wordCount: 'count', modifiedMs: 'count', ino: 'count',
+} as const satisfies Record<keyof PlanFacts, 'string' | 'count'>;
+
+const FACT_KEYS = Object.keys(FACT_KINDS) as (keyof PlanFacts)[];
+/** The facts a list entry shows (the rest tell whether the file moved). */
+const LISTED_KEYS = FACT_KEYS.filter((key) => key !== 'modifiedMs' && key !== 'ino') as (keyof ListedFields)[];
+
+export type ListedFields = Omit<PlanMetadata, 'project' | 'sessionId'>;
 
 export interface PlanFileRecord extends PlanFacts {
   /**
@@ -110,21 +120,41 @@ async function measureLargePlan(filepath: string): Promise<PlanFileRecord | null
   }
 }
 
-/** Just the listing facts of a record (what the plan cache stores), whatever else the object holds. */
+/** Just the facts of a record (what the plan cache stores), whatever else the object holds. */
 export function planFacts(r: PlanFacts): PlanFacts {
-  return {
-    filename: r.filename, filepath: r.filepath, title: r.title, size: r.size, modifiedMs: r.modifiedMs, ino: r.ino,
-    modified: r.modified, created: r.created, lineCount: r.lineCount, wordCount: r.wordCount,
-  };
+  const facts: Record<string, unknown> = {};
+  for (const key of FACT_KEYS) facts[key] = r[key];
+  return facts as PlanFacts;
+}
+
+/** A plan's list entry but its session link, in PlanMetadata's order. */
+export function listedFields(r: PlanFacts): ListedFields {
+  const fields: Record<string, unknown> = {};
+  for (const key of LISTED_KEYS) fields[key] = r[key];
+  return fields as ListedFields;
+}
+
+/** Whether two records hold the same facts. */
+export function sameFacts(a: PlanFacts, b: PlanFacts): boolean {
+  for (const key of FACT_KEYS) if (a[key] !== b[key]) return false;
+  return true;
+}
+
+/** Persisted facts as read back: only the declared facts, each of its kind; null for anything else. */
+export function readPlanFacts(value: unknown): PlanFacts | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  for (const key of FACT_KEYS) {
+    const fact = v[key];
+    const ok = FACT_KINDS[key] === 'string' ? typeof fact === 'string' : typeof fact === 'number' && Number.isFinite(fact) && fact >= 0;
+    if (!ok) return null;
+  }
+  return planFacts(v as unknown as PlanFacts);
 }
 
 /** A record known from an earlier run: its text is read when search first needs it. */
 export function recordFromFacts(f: PlanFacts): PlanFileRecord {
-  return {
-    filename: f.filename, filepath: f.filepath, title: f.title, size: f.size, modifiedMs: f.modifiedMs, ino: f.ino,
-    modified: f.modified, created: f.created, lineCount: f.lineCount, wordCount: f.wordCount,
-    bytes: null, folded: null, bloom: null,
-  };
+  return { ...planFacts(f), bytes: null, folded: null, bloom: null };
 }
 
 /**

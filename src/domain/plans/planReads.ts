@@ -8,7 +8,6 @@ import { ScratchBuffer } from '../scratchBuffer.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import { followLink } from '../linkPolicy.js';
 import { isPlanFileName, readPlanFile, type PlanFileRecord } from './planFile.js';
-import { listHead } from './planListJson.js';
 
 /** Hears of a symlink that is not listed, and why (see linkPolicy.ts). */
 export type RefusedLink = (linkPath: string, reason: string) => void;
@@ -85,8 +84,6 @@ export async function readAll(
     }
     const read = readPlanFile(filepath, scratch);
     const record = read instanceof Promise ? await read : read;
-    // Its list entry's JSON now, while a start-up scan still runs: the list is built after it (see planListJson.ts).
-    if (record) listHead(record);
     out.set(filepath, record);
   }
   return out;

@@ -1,20 +1,17 @@
-// The in-memory plan catalogue: every plan file of every plans folder, kept current file by file.
+// The plan catalogue: every plan file of every plans folder (path -> facts), kept current file by file,
+// with a version bumped on every visible change and change events. The list and the search are functions
+// of it (planListing.ts, planSearch.ts); what a restart takes back is restore()/saved() (planCache.ts).
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { lstatOrNull, openRegularFile, readOpenedText } from '../files.js';
 import { followLink } from '../linkPolicy.js';
-import { foldCase } from '../fold.js';
-import { piecesContain, textPieces } from '../largeFiles.js';
-import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
-import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import type { Logger, PlanMetadata } from '../types.js';
-import {
-  foldedText, isLargePlan, isPlanFileName, planFacts, planLinks, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord,
-} from './planFile.js';
+import { isPlanFileName, planFacts, planLinks, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
+import { PlanListing } from './planListing.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
-import { listedFields, planListJson } from './planListJson.js';
-import { linkedProjects, linksHold, planLink, saveList, type PlanLinker, type SavedList } from './savedList.js';
+import { searchPlans, SearchPreparation } from './planSearch.js';
+import { linksHold, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
 
@@ -33,23 +30,16 @@ export interface OpenedPlan {
 export class PlanStore {
   /** Keyed by absolute path: two folders may hold the same file name. */
   private readonly files = new Map<string, PlanFileRecord>();
+  private folders: string[] = [];
+  /** Bumped on every visible change; the list, and HTTP layers' serialized bodies, key on it. */
+  version = 0;
+  private readonly listeners = new Set<(change: PlanChange) => void>();
+  private readonly listing: PlanListing;
+  private readonly preparation: SearchPreparation;
   /** Restored records not yet confirmed against the disk (each is used at most once). */
   private readonly hints = new Map<string, PlanFileRecord>();
-  private folders: string[] = [];
-  private listCache: PlanMetadata[] | null = null;
-  /** JSON of list() as of a version (see listJson()), and its saved form once made. */
-  private listJsonCache: { version: number; json: Buffer; links: (string | null)[]; saved: SavedList | null } | null = null;
   /** The list a restored cache held, until adoptRestored() decides whether it still holds. */
   private restoredList: SavedList | null = null;
-  private byName = new Map<string, PlanFileRecord>();
-  /** The records of list(), in its order: what a search walks. */
-  private listedRecords: PlanFileRecord[] = [];
-  /** The version listedRecords was made at (-1: never). */
-  private listedVersion = -1;
-  private filterScheduled = false;
-  /** Search preparation waits for startSearchPrep() when the owner asked for that (see the constructor). */
-  private searchPrepStarted: boolean;
-  private readonly clashesLogged = new Set<string>();
   private readonly linksLogged = new Set<string>();
   /** A symlink in a plans folder that is not listed (see listPlanPaths): said once per link. */
   private readonly refusedLink = (linkPath: string, reason: string): void => {
@@ -59,26 +49,23 @@ export class PlanStore {
     this.logger?.warn(`not listing the plan ${linkPath}, a symlink: ${reason}`);
   };
   private readonly list_ = (folder: string): string[] => listPlanPaths(folder, this.refusedLink);
-  private readonly listeners = new Set<(change: PlanChange) => void>();
-  /** Bumped on every visible change; HTTP layers key their serialized bodies on it. */
-  version = 0;
 
   /**
    * With `deferSearchPrep`, folding texts and building search filters waits for startSearchPrep(): at
-   * start the server is still being built, and this background work (~0.3 s of CPU for 3,000 plans)
-   * would only delay the first answer. Searches are exact either way.
+   * start the server is still being built, and this background work would only delay the first answer.
+   * Searches are exact either way.
    */
   constructor(
     private readonly linker: PlanLinker,
     private readonly logger?: Logger,
     options: { deferSearchPrep?: boolean } = {},
   ) {
-    this.searchPrepStarted = !options.deferSearchPrep;
+    this.listing = new PlanListing(() => this.files.values(), () => this.version, linker, logger);
+    this.preparation = new SearchPreparation(() => this.files.values(), { deferred: options.deferSearchPrep === true });
   }
 
   startSearchPrep(): void {
-    this.searchPrepStarted = true;
-    this.scheduleFilters();
+    this.preparation.start();
   }
 
   get folderList(): readonly string[] {
@@ -99,14 +86,9 @@ export class PlanStore {
     this.restoredList = list;
   }
 
-  /** What restore() takes back next run: the listing facts of every plan, and the list when it is built. */
-  saved(): { facts: PlanFacts[]; list: SavedList | null } {
-    const facts = [...this.files.values()].map(planFacts);
-    const cached = this.listJsonCache;
-    if (cached?.version !== this.version) return { facts, list: null };
-    // The links listJson() recorded for this version (a restored list carries its own).
-    cached.saved ??= saveList(cached.links, cached.json);
-    return { facts, list: cached.saved };
+  /** What restore() takes back next run: the facts of every plan, and the list (its bytes and links). */
+  saved(): { facts: PlanFacts[]; list: SavedList } {
+    return { facts: [...this.files.values()].map(planFacts), list: this.listing.saved() };
   }
 
   /** Replaces the set of folders and reads them all from disk (start-up and POST /api/refresh). */
@@ -140,9 +122,7 @@ export class PlanStore {
     // Every restored plan is listed as it was: the saved list holds if the session links do.
     const list = this.restoredList;
     this.restoredList = null;
-    if (list !== null && this.hints.size === 0 && linksHold(list, this.linker)) {
-      this.listJsonCache = { version: this.version, json: list.json, links: list.links, saved: list };
-    }
+    if (list !== null && this.hints.size === 0 && linksHold(list, this.linker)) this.listing.adopt(list);
     return true;
   }
 
@@ -235,71 +215,47 @@ export class PlanStore {
 
   /** true once every plan has its search filter (searches are exact either way; this is about speed). */
   get filtersReady(): boolean {
-    for (const record of this.files.values()) if (needsFilter(record)) return false;
-    return true;
+    return this.preparation.ready;
   }
 
-  /** How many plans list() has, without making its objects (the banner asks right after a start). */
+  /** Resolves once every plan has its search filter. */
+  whenSearchReady(): Promise<void> {
+    return this.preparation.whenReady();
+  }
+
+  /** How many plans list() has. */
   get count(): number {
-    return this.listed().length;
+    return this.listing.ordered().length;
   }
 
   /** Newest first, ties by file name; one entry per file name (the most recently modified wins). */
   list(): PlanMetadata[] {
-    this.listCache ??= this.listed().map((r) => this.toMetadata(r));
-    return this.listCache;
+    return this.listing.list();
   }
 
   /**
    * Puts the plans in list order now (kept until the next change). At start the shared plans folder is
-   * read while the logs are still being scanned: sorted then, the list's order is not part of the work
-   * left between the end of the scan and the first answer.
+   * read while the logs are still being scanned: sorted then, the order is not part of the work left
+   * between the end of the scan and the first answer.
    */
   prepareOrder(): void {
-    this.listed();
+    this.listing.ordered();
   }
 
-  /** The records list() describes, in its order (kept until the next change). */
-  private listed(): PlanFileRecord[] {
-    if (this.listedVersion === this.version) return this.listedRecords;
-    const byName = new Map<string, PlanFileRecord>();
-    for (const record of this.files.values()) {
-      const other = byName.get(record.filename);
-      if (other) {
-        this.logClash(record, other);
-        if (other.modifiedMs > record.modifiedMs || (other.modifiedMs === record.modifiedMs && other.filepath < record.filepath)) continue;
-      }
-      byName.set(record.filename, record);
-    }
-    this.byName = byName;
-    const records = [...byName.values()].sort((a, b) =>
-      b.modifiedMs - a.modifiedMs || (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
-    this.listedRecords = records;
-    this.listedVersion = this.version;
-    return records;
-  }
-
-  /** list() as JSON, serialized once per version (without making list()'s objects). */
+  /** list() as JSON, serialized once per version. */
   listJson(): Buffer {
-    if (this.listJsonCache?.version !== this.version) {
-      // The links as listed are kept for the plan cache (see saved()), which would otherwise look them up again.
-      const links: (string | null)[] = [];
-      const json = planListJson(this.listed(), this.linker, links);
-      this.listJsonCache = { version: this.version, json: Buffer.from(json), links, saved: null };
-    }
-    return this.listJsonCache.json;
+    return this.listing.json();
   }
 
-  /** The distinct projects of the listed plans, sorted: from the links listJson() recorded, no list() objects. */
+  /** The distinct projects of the listed plans, sorted. */
   projects(): string[] {
-    this.listJson();
-    return linkedProjects(this.listJsonCache!.links);
+    return this.listing.projects();
   }
 
   /** The listed plan of that file name, if any: the only way a request can name a file. */
   find(filename: string): PlanMetadata | undefined {
-    const record = this.pick(filename);
-    return record ? this.toMetadata(record) : undefined;
+    const record = this.listing.pick(filename);
+    return record ? this.listing.toMetadata(record) : undefined;
   }
 
   /**
@@ -307,7 +263,7 @@ export class PlanStore {
    * `stats` is the opened file's: describes() tells whether the listing still shows that version.
    */
   async open(filename: string): Promise<OpenedPlan | null> {
-    const record = this.pick(filename);
+    const record = this.listing.pick(filename);
     if (!record) return null;
     const opened = await openRegularFile(record.filepath, planLinks);
     return opened && { record, ...opened };
@@ -321,35 +277,23 @@ export class PlanStore {
 
   /** Whether the listing's record of a plan is the version `stats` (an fstat of its file) shows. */
   describes(filename: string, stats: Stats): boolean {
-    const record = this.pick(filename);
+    const record = this.listing.pick(filename);
     return record !== undefined && record.size === stats.size && record.modifiedMs === stats.mtimeMs && record.ino === stats.ino;
   }
 
   /** The path a listed plan is read from, if it is listed. */
   pathOf(filename: string): string | null {
-    return this.pick(filename)?.filepath ?? null;
+    return this.listing.pick(filename)?.filepath ?? null;
   }
 
-  /**
-   * File names of plans whose content contains q, case-insensitively, in list order. Large plans are
-   * read a chunk at a time for each search (their text is not kept, see largeFiles.ts).
-   */
-  async search(q: string): Promise<string[]> {
-    if (q.length === 0) return [];
-    const needle = foldCase(q);
-    const trigrams = queryTrigrams(needle);
-    const hits: string[] = [];
-    // The records themselves, in listing order: no lookup per plan, and a rare word is ruled out by
-    // the filters of nearly all of them.
-    for (const record of this.listed()) {
-      if (isLargePlan(record)) {
-        if (await largePlanContains(record, needle)) hits.push(record.filename);
-        continue;
-      }
-      if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
-      if (foldedText(record).includes(needle)) hits.push(record.filename);
-    }
-    return hits;
+  /** File names of listed plans whose content contains q, case-insensitively, in list order. */
+  search(q: string): Promise<string[]> {
+    return searchPlans(this.listing.ordered(), q);
+  }
+
+  /** Stops background search preparation. */
+  close(): void {
+    this.preparation.stop();
   }
 
   private takeHint(filepath: string): PlanFileRecord | undefined {
@@ -358,86 +302,11 @@ export class PlanStore {
     return hint;
   }
 
-  private pick(filename: string): PlanFileRecord | undefined {
-    this.listed();
-    return this.byName.get(filename);
-  }
-
-  private toMetadata(r: PlanFileRecord): PlanMetadata {
-    const link = planLink(this.linker, r.filename);
-    return { ...listedFields(r), project: link.project, sessionId: link.sessionId };
-  }
-
-  private logClash(a: PlanFileRecord, b: PlanFileRecord): void {
-    if (this.clashesLogged.has(a.filename)) return;
-    this.clashesLogged.add(a.filename);
-    this.logger?.warn(`two plans are named ${a.filename} (${a.filepath}, ${b.filepath}); listing the newer one`);
-  }
-
-  /**
-   * Prepares search for every plan that is not ready: folds its text (reading it first when it was
-   * restored from the cache) and builds its trigram filter. Runs in slices of ~10 ms, yielding between
-   * them so requests keep being answered; started after every change, a no-op when all are ready. The
-   * slices keep the process alive until close() (an unref'd immediate only ran when something else woke
-   * the event loop, so on an idle server the filters took minutes instead of ~0.5 s).
-   */
-  private scheduleFilters(): void {
-    if (this.filterScheduled || !this.searchPrepStarted || this.closed) return;
-    this.filterScheduled = true;
-    // A slice in its turn among the other background work's (see timeSlicer.ts).
-    void nextSliceTurn().then(() => {
-      this.filterScheduled = false;
-      if (this.closed) return;
-      const deadline = performance.now() + SLICE_MS;
-      for (const record of this.files.values()) {
-        if (!needsFilter(record)) continue;
-        record.bloom = buildTrigramBloom(foldedText(record));
-        if (performance.now() > deadline) return this.scheduleFilters();
-      }
-      for (const resolve of this.searchReadyWaiters.splice(0)) resolve();
-    });
-  }
-
-  private closed = false;
-  private readonly searchReadyWaiters: (() => void)[] = [];
-
-  /** Resolves once every plan has its search filter (at once when none lacks one). */
-  whenSearchReady(): Promise<void> {
-    if (this.filtersReady) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.searchReadyWaiters.push(resolve);
-      this.scheduleFilters();
-    });
-  }
-
-  /** Stops background search preparation. */
-  close(): void {
-    this.closed = true;
-  }
-
   private changed(change: PlanChange, visible: boolean): PlanChange {
-    this.scheduleFilters();
+    this.preparation.schedule();
     if (!visible) return change;
-    this.listCache = null;
     this.version++;
     for (const listener of this.listeners) listener(change);
     return change;
-  }
-}
-
-/** Large plans get no filter: their text is read a chunk at a time by each search instead of kept. */
-function needsFilter(record: PlanFileRecord): boolean {
-  return record.bloom === null && !isLargePlan(record);
-}
-
-async function largePlanContains(record: PlanFileRecord, needle: string): Promise<boolean> {
-  const opened = await openRegularFile(record.filepath, planLinks);
-  if (opened === null) return false;
-  try {
-    return await piecesContain(textPieces(opened.handle), needle, foldCase);
-  } catch {
-    return false;
-  } finally {
-    await opened.handle.close().catch(() => undefined);
   }
 }

@@ -32,11 +32,9 @@ type Entry = [path: string, file: TrackedFile];
 /**
  * Files folded into the answers one at a time, in any order. Across files the most recently modified one
  * wins (ties: the larger path): each map holds, for each key, the value of the last file in viewOrder
- * that has the key, so a key keeps the latest file seen so far and nothing is sorted. A first scan folds
- * each log in as its result comes (SessionIndex), instead of sorting and folding 4,000 logs after the
- * scan, in code not warmed up yet, when nothing else is left to do before the first answer.
+ * that has the key, so a key keeps the latest file seen so far and nothing is sorted.
  */
-export class ViewFold {
+class ViewFold {
   /** Files added so far. */
   count = 0;
   private readonly slugs = new Map<string, string>();

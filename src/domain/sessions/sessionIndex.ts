@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
-import { buildView, extendsFacts, patchView, sameView, ViewFold, type IndexView, type TrackedFile } from './indexView.js';
+import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
 import {
@@ -61,11 +61,6 @@ export class SessionIndex {
   private dirty = false;
   /** Files whose grown facts can be laid over the view (see patchView) instead of a rebuild. */
   private patches: TrackedFile[] = [];
-  /**
-   * During a first scan: every tracked file folded in as its result came, so that publishing needs no
-   * rebuild. Dropped as soon as a file is replaced or forgotten (the fold cannot take a file out).
-   */
-  private fold: ViewFold | null = null;
   private readonly fileLocks = new KeyedLock();
   private readonly chunkBytes: number;
   private readonly slot: ReadSlot;
@@ -145,6 +140,30 @@ export class SessionIndex {
       if (sessionId !== undefined) return { sessionId, cwd: this.view.sessions.get(sessionId) ?? null };
     }
     return null;
+  }
+
+  /** Every session whose lines carry `slug` (resumed, continued and forked sessions share one), sorted. */
+  sessionsForSlug(slug: string): string[] {
+    const sessions = new Set<string>();
+    for (const tracked of this.files.values()) {
+      const sessionId = tracked.log.facts.slugs.get(slug);
+      if (sessionId !== undefined) sessions.add(sessionId);
+    }
+    return [...sessions].sort();
+  }
+
+  /** The slugs on a session's lines. */
+  slugsOfSession(sessionId: string): string[] {
+    const slugs = new Set<string>();
+    for (const tracked of this.files.values()) {
+      for (const [slug, id] of tracked.log.facts.slugs) if (id === sessionId) slugs.add(slug);
+    }
+    return [...slugs].sort();
+  }
+
+  /** Every log the index reads. */
+  logFiles(): string[] {
+    return [...this.files.keys()];
   }
 
   cwdForSession(sessionId: string): string | null {
@@ -231,7 +250,6 @@ export class SessionIndex {
    */
   private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
     this.setFolders(folders);
-    if (this.files.size === 0) this.fold = new ViewFold();
     // The workers' walks keep no stamps: the next main-thread walk lists everything and records them.
     if (this.dirStamps.size > 0) this.edits++;
     this.dirStamps.clear();
@@ -355,7 +373,6 @@ export class SessionIndex {
   private forget(file: string): void {
     const previous = this.files.get(file);
     if (previous === undefined || !this.files.delete(file)) return;
-    this.fold = null;
     this.edits++;
     if (hasFacts(previous.log.facts)) this.dirty = true;
   }
@@ -374,8 +391,6 @@ export class SessionIndex {
       const tracked: TrackedFile = { folder, log: result.log };
       this.files.set(file, tracked);
       this.edits++;
-      if (this.fold !== null && previous === undefined) this.fold.add(file, tracked);
-      else this.fold = null;
       if (!this.folders.has(folder)) {
         this.folders.set(folder, path.join(this.projectsDir, folder));
         this.dirty = true;
@@ -403,8 +418,6 @@ export class SessionIndex {
 
   /** Rebuilds the view after changes; true when any answer differs from before. */
   private publish(): boolean {
-    const fold = this.fold;
-    this.fold = null;
     const patches = this.patches;
     this.patches = [];
     if (!this.dirty) {
@@ -413,7 +426,7 @@ export class SessionIndex {
       return changed;
     }
     this.dirty = false;
-    const next = fold !== null && fold.count === this.files.size ? fold.view(this.folders) : buildView(this.files, this.folders);
+    const next = buildView(this.files, this.folders);
     const changed = !sameView(this.view, next);
     this.view = next;
     return changed;

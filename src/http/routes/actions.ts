@@ -4,19 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { sendText } from '../errors.js';
-import { routes } from '../schemas.js';
+import { endpoints } from '../../contract/endpoints.js';
 
 export type Opener = (filepath: string) => Promise<boolean>;
 
 export function actionRoutes(app: FastifyInstance, viewer: Viewer, opener: Opener): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  typed.post('/api/refresh', { schema: routes.refresh }, async (_request, reply) => {
+  typed.post('/api/refresh', { schema: endpoints.refresh }, async () => {
     const { before, after } = await viewer.refresh();
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true, before, after }));
+    return { success: true, before, after };
   });
 
-  typed.post('/api/open', { schema: routes.open, attachValidation: true }, async (request, reply) => {
+  typed.post('/api/open', { schema: endpoints.open, attachValidation: true }, async (request, reply) => {
     if (request.validationError || !isJson(request.headers['content-type'])) return sendText(reply, 400, 'Invalid path');
     const { filepath } = request.body;
     if (!(await isKnownFile(viewer, filepath))) return sendText(reply, 400, 'Invalid path');
@@ -24,7 +24,7 @@ export function actionRoutes(app: FastifyInstance, viewer: Viewer, opener: Opene
     const stats = await stat(filepath).catch(() => null);
     if (!stats?.isFile() || !filepath.endsWith('.md')) return sendText(reply, 400, 'Invalid path');
     if (!(await opener(filepath))) return sendText(reply, 500, 'Failed to open file');
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true }));
+    return { success: true };
   });
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Viewer, ViewerEvent } from '../../viewer.js';
 import { SECURITY_HEADERS } from '../guards.js';
-import { routes } from '../schemas.js';
+import { endpoints } from '../../contract/endpoints.js';
 
 const KEEPALIVE_MS = 20_000;
 
@@ -21,7 +21,7 @@ export function eventRoutes(app: FastifyInstance, viewer: Viewer, demo: boolean)
   }, KEEPALIVE_MS);
   keepalive.unref();
 
-  app.get('/api/events', { schema: routes.events }, (request, reply) => {
+  app.get('/api/events', { schema: endpoints.events }, (request, reply) => {
     // The stream outlives the handler, so fastify's reply (and its onSend hooks) is bypassed: the
     // security headers are written here by hand.
     reply.hijack();

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { sendText } from '../errors.js';
-import { routes } from '../schemas.js';
+import { sendSerialized } from '../json.js';
+import { endpoints } from '../../contract/endpoints.js';
 import { sendContent } from '../contentAnswer.js';
 
 export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
@@ -12,21 +13,20 @@ export function memoryRoutes(app: FastifyInstance, viewer: Viewer): void {
   // The store hands out the same listing object until its cache expires: serialize each listing once.
   let listed: object | null = null;
   let body = '';
-  typed.get('/api/memory', { schema: routes.memory }, async (_request, reply) => {
+  typed.get('/api/memory', { schema: endpoints.memory }, async (_request, reply) => {
     const listing = await viewer.memory.list();
     if (listing !== listed) {
       body = JSON.stringify(listing);
       listed = listing;
     }
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendSerialized(reply, body);
   });
 
-  typed.get('/api/memory/content', { schema: routes.memoryContent }, async (request, reply) => {
+  typed.get('/api/memory/content', { schema: endpoints.memoryContent }, async (request, reply) => {
     const opened = await viewer.memory.open(request.query.id);
     if (opened === null) return sendText(reply, 404, 'Memory not found');
     return sendContent(reply, opened);
   });
 
-  typed.get('/api/memory/search', { schema: routes.memorySearch }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify({ ids: await viewer.memory.search(request.query.q) })));
+  typed.get('/api/memory/search', { schema: endpoints.memorySearch }, async (request) => ({ ids: await viewer.memory.search(request.query.q) }));
 }

@@ -44,8 +44,8 @@ function walk(dir: string, base = dir): string[] {
 }
 
 /**
- * Synchronous: ~90 files and 4 MB take a few ms this way, where one promise round trip per open, stat,
- * read and close through the thread pool kept the start waiting ~0.15 s.
+ * Synchronous: a few dozen files are read in one go faster than with a promise round trip per open, stat,
+ * read and close through the thread pool (docs/decisions.md, D8).
  */
 function loadUi(webDir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();

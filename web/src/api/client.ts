@@ -1,5 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
-import type { MemoryListing, PlanMetadata } from './types';
+import type {
+  Content, MemoryListing, MemorySearch, OpenRequest, OpenResult, PlanList, PlanSearch, RefreshResult,
+} from './types';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -54,16 +56,16 @@ async function postJson<T>(path: string, body?: unknown): Promise<T> {
 }
 
 export const api = {
-  plans: (signal?: AbortSignal) => getJson<{ plans: PlanMetadata[] }>('/api/plans', signal).then((r) => r.plans),
+  plans: (signal?: AbortSignal) => getJson<PlanList>('/api/plans', signal).then((r) => r.plans),
   planContent: (filename: string, signal?: AbortSignal) =>
-    getJson<{ content: string }>(`/api/plans/${encodeURIComponent(filename)}/content`, signal).then((r) => r.content),
+    getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/content`, signal).then((r) => r.content),
   searchPlans: (q: string, signal?: AbortSignal) =>
-    getJson<{ filenames: string[] }>(`/api/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.filenames),
+    getJson<PlanSearch>(`/api/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.filenames),
   memory: (signal?: AbortSignal) => getJson<MemoryListing>('/api/memory', signal),
   memoryContent: (id: string, signal?: AbortSignal) =>
-    getJson<{ content: string }>(`/api/memory/content?id=${encodeURIComponent(id)}`, signal).then((r) => r.content),
+    getJson<Content>(`/api/memory/content?id=${encodeURIComponent(id)}`, signal).then((r) => r.content),
   searchMemory: (q: string, signal?: AbortSignal) =>
-    getJson<{ ids: string[] }>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
-  refresh: () => postJson<{ success: boolean; before: number; after: number }>('/api/refresh'),
-  open: (filepath: string) => postJson<{ success: boolean }>('/api/open', { filepath }),
+    getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
+  refresh: () => postJson<RefreshResult>('/api/refresh'),
+  open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
 };

@@ -1,10 +1,4 @@
-// The JSON shapes of the service, shared with the server's domain module (type-only import:
-// nothing from src/ ends up in the bundle).
-export type {
-  PlanMetadata,
-  MemorySource,
-  MemoryEntry,
-  MemoryIndexStats,
-  MemoryType,
-  MemoryListing,
-} from '../../../src/domain/types';
+// The JSON shapes of the service: the types of its schemas in src/contract/ (type-only: nothing from
+// src/ ends up in the bundle). Every type the contract exports is available here.
+export type * from '../../../src/contract/shapes';
+export type * from '../../../src/contract/endpoints';

@@ -79,7 +79,7 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, viewKey
         if (Math.abs(shouldBe - el.scrollTop) >= ROW_HEIGHT) el.scrollTop = shouldBe;
       }
     }
-  }, [rows, viewKey]);
+  }, [rows, viewKey, selectedIndex, virtualizer]);
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;

@@ -16,6 +16,10 @@ export function CopyIcon() {
 export function SessionChip({ sessionId, cwd, label = 'Session' }: { sessionId: string; cwd: string | null; label?: string }) {
   const toast = useToast();
   const command = resumeCommand(sessionId, cwd);
+  const copy = async (): Promise<void> => {
+    const ok = await copyText(command);
+    toast(ok ? `Copied: ${command}` : 'Could not copy to the clipboard', ok ? 'success' : 'error');
+  };
   return (
     <button
       type="button"
@@ -23,10 +27,8 @@ export function SessionChip({ sessionId, cwd, label = 'Session' }: { sessionId: 
       title={`Copy: ${command}`}
       aria-label={`${label} ${sessionId}: copy the resume command`}
       data-command={command}
-      onClick={async () => {
-        const ok = await copyText(command);
-        toast(ok ? `Copied: ${command}` : 'Could not copy to the clipboard', ok ? 'success' : 'error');
-      }}
+      // copyText never rejects: it answers false when nothing could be copied.
+      onClick={() => void copy()}
     >
       <span className="chip-label">{label}</span> <code>{sessionId.slice(0, 8)}</code> <CopyIcon />
     </button>

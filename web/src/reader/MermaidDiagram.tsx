@@ -80,7 +80,7 @@ export function MermaidDiagram({ code, dark, host }: Props) {
     knownHeights.set(code, box);
     const s = Math.min(scale, (box - 16) / height);
     setView({ scale: s, x: Math.max(8, (viewport.clientWidth - width * s) / 2), y: Math.max(8, (box - height * s) / 2) });
-  }, [expanded, fit]);
+  }, [code, expanded, fit]);
 
   useEffect(() => {
     if (!visible) return;

@@ -21,11 +21,6 @@ export function findMatches(text: string, query: string, limit = MAX_MATCHES): R
   return ranges;
 }
 
-export function matchesQuery(foldedHaystack: string, query: string): boolean {
-  const q = foldCase(query.trim());
-  return q === '' || foldedHaystack.includes(q);
-}
-
 /** Splits text into alternating plain/hit segments for rendering as text nodes and <mark>. */
 export function splitByMatches(text: string, query: string): { text: string; hit: boolean }[] {
   const ranges = findMatches(text, query, 200);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listHead, planListJson } from '../../src/domain/plans/planListJson.js';
-import type { PlanFileRecord } from '../../src/domain/plans/planFile.js';
+import { planFacts, readPlanFacts, sameFacts, type PlanFileRecord } from '../../src/domain/plans/planFile.js';
+import { planListJson } from '../../src/domain/plans/planListing.js';
 
 const text = fc.string({ unit: 'binary', maxLength: 30 });
 const record = fc.record({
@@ -40,11 +40,34 @@ describe('planListJson', () => {
     );
   });
 
-  it('gives a head that is the entry up to its link fields', () => {
-    const r: PlanFileRecord = {
-      filename: 'a.md', filepath: '/p/a.md', title: 'A', size: 1, modifiedMs: 1, ino: 1, modified: 'm', created: 'c',
-      lineCount: 1, wordCount: 1, bytes: null, folded: null, bloom: null,
-    };
-    expect(listHead(r)).toBe('{"filename":"a.md","filepath":"/p/a.md","title":"A","size":1,"modified":"m","created":"c","lineCount":1,"wordCount":1,');
+});
+
+describe('plan facts', () => {
+  it('are persisted and read back as they were, and nothing else comes back with them', () => {
+    // mtimes in ms have fractions; JSON keeps every finite double but -0.
+    const persistable = record.map((r) => ({ ...r, modifiedMs: Math.abs(r.modifiedMs) + 0 }));
+    fc.assert(fc.property(persistable, fc.dictionary(fc.string(), fc.jsonValue()), (r, extra) => {
+      const facts = planFacts(r);
+      expect(Object.keys(facts).sort()).toEqual(['created', 'filename', 'filepath', 'ino', 'lineCount', 'modified', 'modifiedMs', 'size', 'title', 'wordCount']);
+      const back = readPlanFacts(JSON.parse(JSON.stringify({ ...extra, ...facts })));
+      if (!Number.isFinite(r.modifiedMs)) {
+        expect(back).toBeNull();
+      } else {
+        expect(back).toEqual(facts);
+        expect(sameFacts(back!, r)).toBe(true);
+      }
+    }), { numRuns: 500 });
+  });
+
+  it('are refused when any fact is missing or of another kind', () => {
+    const facts = planFacts({
+      filename: 'a.md', filepath: '/p/a.md', title: 'A', size: 1, modifiedMs: 1, ino: 1, modified: 'm', created: 'c', lineCount: 1, wordCount: 1,
+    });
+    for (const key of Object.keys(facts)) {
+      const { [key]: _gone, ...missing } = facts as unknown as Record<string, unknown>;
+      expect(readPlanFacts(missing)).toBeNull();
+      expect(readPlanFacts({ ...facts, [key]: typeof (facts as unknown as Record<string, unknown>)[key] === 'string' ? 1 : 'x' })).toBeNull();
+    }
+    expect(readPlanFacts({ ...facts, size: -1 })).toBeNull();
   });
 });

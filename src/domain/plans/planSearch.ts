@@ -1,0 +1,102 @@
+// Literal, case-insensitive search of plan contents (GET /api/search): a function of the listed records.
+// Each record's folded text and trigram filter are prepared in the background, in time slices, so that a
+// rare word rules out nearly every plan without reading its text; a search before that is exact, only slower.
+import { openRegularFile } from '../files.js';
+import { foldCase } from '../fold.js';
+import { piecesContain, textPieces } from '../largeFiles.js';
+import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
+import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
+import { foldedText, isLargePlan, planLinks, type PlanFileRecord } from './planFile.js';
+
+/** File names of `records` whose content contains q, case-insensitively, in their order. */
+export async function searchPlans(records: readonly PlanFileRecord[], q: string): Promise<string[]> {
+  if (q.length === 0) return [];
+  const needle = foldCase(q);
+  const trigrams = queryTrigrams(needle);
+  const hits: string[] = [];
+  for (const record of records) {
+    // A large plan keeps no text (see largeFiles.ts): it is read again, a chunk at a time.
+    if (isLargePlan(record)) {
+      if (await largePlanContains(record, needle)) hits.push(record.filename);
+      continue;
+    }
+    if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
+    if (foldedText(record).includes(needle)) hits.push(record.filename);
+  }
+  return hits;
+}
+
+async function largePlanContains(record: PlanFileRecord, needle: string): Promise<boolean> {
+  const opened = await openRegularFile(record.filepath, planLinks);
+  if (opened === null) return false;
+  try {
+    return await piecesContain(textPieces(opened.handle), needle, foldCase);
+  } catch {
+    return false;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
+}
+
+/** Large plans get no filter: their text is read by each search instead of kept. */
+function needsFilter(record: PlanFileRecord): boolean {
+  return record.bloom === null && !isLargePlan(record);
+}
+
+/**
+ * Prepares every record that is not ready: folds its text (reading it first when it was restored from the
+ * cache) and builds its trigram filter, in slices of ~10 ms that take turns with other background work (see
+ * timeSlicer.ts). The slices keep the process alive until stop(): an unref'd immediate only ran when
+ * something else woke the event loop, so on an idle server the filters took minutes instead of ~0.5 s.
+ */
+export class SearchPreparation {
+  private scheduled = false;
+  private started: boolean;
+  private stopped = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(private readonly records: () => Iterable<PlanFileRecord>, options: { deferred?: boolean } = {}) {
+    this.started = !options.deferred;
+  }
+
+  /** Lets a deferred preparation begin. */
+  start(): void {
+    this.started = true;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  get ready(): boolean {
+    for (const record of this.records()) if (needsFilter(record)) return false;
+    return true;
+  }
+
+  /** Resolves once every record has its filter (at once when none lacks one). */
+  whenReady(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.schedule();
+    });
+  }
+
+  /** Something changed: prepare what is not ready yet (a no-op when all are). */
+  schedule(): void {
+    if (this.scheduled || !this.started || this.stopped) return;
+    this.scheduled = true;
+    void nextSliceTurn().then(() => {
+      this.scheduled = false;
+      if (this.stopped) return;
+      const deadline = performance.now() + SLICE_MS;
+      for (const record of this.records()) {
+        if (!needsFilter(record)) continue;
+        record.bloom = buildTrigramBloom(foldedText(record));
+        if (performance.now() > deadline) return this.schedule();
+      }
+      for (const resolve of this.waiters.splice(0)) resolve();
+    });
+  }
+}

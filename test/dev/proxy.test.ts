@@ -1,0 +1,76 @@
+// `npm run dev`: Vite's dev server (web/vite.config.ts) proxies /api to the service, and what the
+// service's perimeter admits or refuses through it is what it would admit or refuse directly.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViteDevServer } from 'vite';
+import { TempHome } from '../helpers/home.js';
+import { request, startServer, type Running } from '../helpers/http.js';
+
+let home: TempHome;
+let service: Running;
+let ui: ViteDevServer;
+let uiPort: number;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  home = await TempHome.create();
+  await home.plan('proxied-plan.md', '# Proxied\n');
+  service = await startServer({ claudeDir: home.claude, homeDir: home.root });
+  uiPort = await freePort();
+  // Read by web/vite.config.ts when the dev server loads it, as scripts/dev.js sets them.
+  process.env.PMV_API_PORT = String(service.port);
+  process.env.PMV_UI_PORT = String(uiPort);
+  const { createServer } = await import('vite');
+  ui = await createServer({
+    configFile: new URL('../../web/vite.config.ts', import.meta.url).pathname,
+    logLevel: 'silent',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await ui.listen();
+});
+
+afterAll(async () => {
+  await ui?.close();
+  await service?.close();
+  await home?.cleanup();
+});
+
+const post = (headers: Record<string, string>) => request(uiPort, { method: 'POST', path: '/api/refresh', headers, host: `localhost:${uiPort}` });
+
+describe('the dev server', () => {
+  it('serves the API through its own origin', async () => {
+    const res = await request(uiPort, { path: '/api/plans', host: `localhost:${uiPort}` });
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+    expect((JSON.parse(res.body) as { plans: { filename: string }[] }).plans.map((p) => p.filename)).toEqual(['proxied-plan.md']);
+  });
+
+  it('lets the dev page change state and refuses other sites, as the service does', async () => {
+    expect((await post({ Origin: `http://localhost:${uiPort}`, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
+    // A browser without Fetch Metadata: its Origin is the dev page's, which the proxy vouches for.
+    expect((await post({ Origin: `http://127.0.0.1:${uiPort}` })).status).toBe(200);
+    expect((await post({ Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post({ Origin: `http://localhost:${uiPort}`, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await request(uiPort, { path: '/api/plans', host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('streams the events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${uiPort}/api/events`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('event: ready')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect([res.headers.get('content-type'), text]).toEqual(['text/event-stream; charset=utf-8', expect.stringContaining('event: ready\ndata: {"demo":false}')]);
+  });
+});
