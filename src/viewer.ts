@@ -11,6 +11,7 @@
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
+import { MemoryCare } from './domain/memory/care/memoryCare.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { PersistedState } from './domain/persisted.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
@@ -37,6 +38,12 @@ export interface ViewerOptions {
   cacheDir?: string | null;
   /** Hears each start-up phase as it ends (PMV_TRACE=1 prints them; the benchmark reads them). */
   trace?: (phase: string) => void;
+  /** Where memory fixes keep their undo records and the trash (null: fixes can be previewed, not applied). */
+  careDir?: string | null;
+  /** --read-only: nothing is ever written to the user's files. */
+  readOnly?: boolean;
+  /** Age in days after which a topic whose session is gone is stale (default 90). */
+  staleDays?: number;
 }
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
@@ -55,6 +62,8 @@ export class Viewer {
   readonly sessions: SessionIndex;
   readonly plans: PlanStore;
   readonly memory: MemoryStore;
+  /** Memory health and the fixes that write to memory files. */
+  readonly care: MemoryCare;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -77,6 +86,14 @@ export class Viewer {
       homeDir: options.homeDir,
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
+    });
+    this.care = new MemoryCare({
+      store: this.memory,
+      careDir: options.careDir ?? null,
+      readOnly: options.readOnly ?? false,
+      staleDays: options.staleDays,
+      sessionKnown: (id) => this.sessions.cwdForSession(id) !== null,
+      changed: () => this.memoryChanged(),
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');

@@ -13,3 +13,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * launcher looks for one to tell a first run on this machine.
  */
 export const SESSION_INDEX_CACHE = 'session-index';
+
+/** Where memory fixes keep the previous bytes of what they changed, and the trash of removed topics. */
+export function careDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(cacheDir(env), 'memory-care');
+}
