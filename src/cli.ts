@@ -95,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     careDir: home.kind === 'demo' ? path.join(path.dirname(claudeDir), 'memory-care') : careDir(),
     readOnly: args.readOnly,
     staleDays: args.staleDays ?? undefined,
+    historyLimitBytes: args.historyLimitBytes ?? undefined,
   });
   // Before the first scan is done there is nothing to save (the caches are written after it), and closing
   // the scan's workers under it would only make it fall back to reading on this thread: exiting ends it.

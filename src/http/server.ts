@@ -14,6 +14,7 @@ import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { memoryCareRoutes } from './routes/memoryCare.js';
+import { historyRoutes } from './routes/history.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
 import { endpoints } from '../contract/endpoints.js';
@@ -134,6 +135,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const schema of Object.values(components)) app.addSchema(schema);
 
   planRoutes(app, options.viewer);
+  historyRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   memoryCareRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);

@@ -68,6 +68,8 @@ export async function startServer(options: {
   webDir?: string;
   /** Memory care: where undo records go, --read-only, the stale age. */
   care?: Pick<ViewerOptions, 'careDir' | 'readOnly' | 'staleDays'>;
+  /** Where the viewer keeps what it derives and observes (none by default). */
+  cacheDir?: string | null;
 }): Promise<Running> {
   const warnings: string[] = [];
   const opened: string[] = [];
@@ -77,6 +79,7 @@ export async function startServer(options: {
     logger: { warn: (m) => warnings.push(m) },
     watch: options.watch ?? false,
     ...options.care,
+    cacheDir: options.cacheDir ?? null,
   });
   await viewer.watching;
   const app = await buildServer({
