@@ -165,9 +165,10 @@ describe('MEMORY.md health', () => {
     const docs = await sourceId('docs');
     const { page } = await env.open(`?view=memory&source=${encodeURIComponent(docs)}`);
     await page.waitForSelector('.index-health');
-    // 120 lines of 250 characters, trimmed: what Claude Code counts, not the 30,000 bytes on disk.
+    // 120 lines of 250 characters, trimmed (the final newline and the last line's trailing space): what
+    // Claude Code counts, not the 30,000 bytes on disk.
     const size = page.locator('.meter', { hasText: 'Characters' });
-    expect(await size.locator('.meter-value').textContent()).toContain('29,999 / 25,000 characters');
+    expect(await size.locator('.meter-value').textContent()).toContain('29,998 / 25,000 characters');
     expect(await page.textContent('[data-testid="disk-stats"]')).toContain('30,000 bytes');
     expect(await size.getAttribute('class')).toContain('level-over');
     expect(await page.locator('.meter', { hasText: 'Lines' }).getAttribute('class')).toContain('level-ok');
