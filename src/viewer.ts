@@ -10,6 +10,7 @@
 //   4. publish  (publish)          requests held until now are answered; the state is saved 2 s later;
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
+import { Finder } from './domain/find/finder.js';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
@@ -60,6 +61,8 @@ export class Viewer {
   readonly memory: MemoryStore;
   /** Plans' stories, the archive and session cards (domain/history/). */
   readonly history: HistoryKeeper;
+  /** The ranked search over plans, memory and sessions (domain/find/), built in the background. */
+  readonly finder: Finder;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -91,8 +94,10 @@ export class Viewer {
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
     });
+    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
+      this.finder.changed('plans');
       this.history.planChanged(change);
       this.emit({ type: 'plans', ...change });
     });
@@ -193,6 +198,7 @@ export class Viewer {
       this.watchStarted = true;
       this.plans.startSearchPrep();
       void this.history.start();
+      this.finder.start();
       this.watching = this.watchNow();
     }
     return this.watching;
@@ -310,6 +316,7 @@ export class Viewer {
   /** Any memory file or memory setting changed: the next listing is read fresh. */
   memoryChanged(): void {
     this.memory.invalidate();
+    this.finder.changed('memory');
     this.emit({ type: 'memory' });
   }
 
@@ -332,6 +339,7 @@ export class Viewer {
     this.closed = true;
     this.plans.close();
     this.history.stop();
+    this.finder.stop();
     await this.watchers?.close();
     await this.persisted.flush();
     this.listeners.clear();

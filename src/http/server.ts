@@ -13,6 +13,7 @@ import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
+import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
@@ -135,6 +136,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
+  findRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
