@@ -2,16 +2,19 @@
 // sessions. Same conventions as endpoints.ts: one TypeBox schema drives validation, the OpenAPI document
 // and the types the domain and the UI import.
 import {
-  Array as TArray, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Tuple, Union, Unsafe, type Static,
+  Array as TArray, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union, Unsafe, type Static,
 } from 'typebox';
 import { errors } from './endpoints.js';
 
-const Type = { Array: TArray, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Tuple, Union, Unsafe } as const;
+const Type = { Array: TArray, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Unsafe } as const;
+
+// OpenAPI 3.0 has no tuples: a pair is an array of exactly two integers.
+const Range = Type.Unsafe<[number, number]>({ type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 });
 
 export const FindSnippetSchema = Type.Object({
   line: Type.Integer({ minimum: 1, description: '1-based line in the raw file (for a session, in its log)' }),
   text: Type.String({ description: 'A short window of that line, exactly as in the file' }),
-  ranges: Type.Array(Type.Tuple([Type.Integer(), Type.Integer()]), { description: '[start, end) character offsets of the matched words in text' }),
+  ranges: Type.Array(Range, { description: '[start, end) character offsets of the matched words in text' }),
 }, { additionalProperties: false });
 
 export const FindResultSchema = Type.Object({
