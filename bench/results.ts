@@ -1,6 +1,7 @@
 // The results JSON the runner writes, field by field (types only).
 
 import type { InProcessAppendResult } from './append-in-process.js';
+import type { FindBench } from './find.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
@@ -102,5 +103,7 @@ export interface Results {
   rssEndBytes: number;
   /** bench/hostile.ts: huge plans and memory files saved and read while small requests are timed. */
   hostile?: HostileCase[];
+  /** bench/find.ts: the ranked search's index and query times (--only find). */
+  find?: FindBench;
   warnings: string[];
 }
