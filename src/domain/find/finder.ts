@@ -132,8 +132,8 @@ export class Finder {
   private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[] }[] | null> {
     const { kind, id, title } = hit.entry;
     if (kind === 'plan') {
-      const text = await this.o.plans.content(id);
-      return text === null ? [{ text: `${title}\n${id}` }] : [{ text }];
+      const opened = await this.o.plans.open(id);
+      return opened === null ? [{ text: `${title}\n${id}` }] : [{ text: await readHead(opened.handle, READ_BYTES) }];
     }
     if (kind === 'memory') {
       const opened = await this.o.memory.open(id);

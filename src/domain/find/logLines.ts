@@ -4,8 +4,8 @@
 import { open } from 'node:fs/promises';
 
 const CHUNK = 1024 * 1024;
-/** Logs are scanned this far at most: a match further on gets no snippet. */
-const MAX_SCAN = 64 * 1024 * 1024;
+/** Logs are scanned this far at most (a query waits for it): a prompt further on gets no snippet. */
+const MAX_SCAN = 8 * 1024 * 1024;
 /** The text's start is enough to tell its line (a long prompt is matched by its first characters). */
 const NEEDLE_CHARS = 64;
 const KEPT = 2000;

@@ -16,8 +16,8 @@ export const MAX_SNIPPETS = 3;
 /** Characters of a long line shown around its first match. */
 const WINDOW = 160;
 const BEFORE = 50;
-/** Only this much of a very large file is looked at for snippets. */
-const SCAN_CHARS = 4 * 1024 * 1024;
+/** Only this much of a very large file is looked at for snippets (as much as the index holds of it). */
+const SCAN_CHARS = 256 * 1024;
 
 /**
  * Up to MAX_SNIPPETS lines of `text` holding words in `matched` (folded terms): the lines with the most
@@ -27,9 +27,17 @@ export function cutSnippets(text: string, matched: ReadonlySet<string>, firstLin
   if (matched.size === 0) return [];
   const candidates: { line: number; raw: string; ranges: [number, number][]; distinct: number }[] = [];
   const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
-  let lineNo = firstLine;
+  let lineNo = firstLine - 1;
+  const needles = [...matched];
   for (const raw of scanned.split('\n')) {
+    lineNo++;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // Most lines hold no match: an ASCII line (nothing to fold but case) is ruled out by a substring test.
+    // eslint-disable-next-line no-control-regex
+    if (/^[\x00-\x7f]*$/.test(line)) {
+      const lower = line.toLowerCase();
+      if (!needles.some((term) => lower.includes(term))) continue;
+    }
     const ranges: [number, number][] = [];
     const seen = new Set<string>();
     for (const word of words(line)) {
@@ -39,7 +47,6 @@ export function cutSnippets(text: string, matched: ReadonlySet<string>, firstLin
       seen.add(term);
     }
     if (ranges.length > 0) candidates.push({ line: lineNo, raw: line, ranges, distinct: seen.size });
-    lineNo++;
   }
   candidates.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
   return candidates.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line).map((c) => window(c.line, c.raw, c.ranges));
