@@ -35,7 +35,7 @@ export interface Options {
   appendWarmup: number;
   appendRounds: number;
   /** Run only this phase (with one server start before it), or every phase (null). */
-  only: 'hostile' | 'history' | null;
+  only: 'hostile' | 'history' | 'find' | null;
 }
 
 export function parseOptions(): Options {
@@ -89,7 +89,8 @@ export function parseOptions(): Options {
   --append-rounds N    measured appends of each kind for the in-process append cost (30)
   --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start
   --only history       only the plan-history phase: --rounds cold starts and warm restarts to a built history,
-                       every plan's history checked, and the latency of each plan's history and of a version`);
+                       every plan's history checked, and the latency of each plan's history and of a version
+  --only find          only the ranked search, in process: index build, size, one- and two-word query times`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -109,8 +110,8 @@ export function parseOptions(): Options {
   };
   const cpuWindowS = Number(values['cpu-window']);
   if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
-  if (values.only !== undefined && values.only !== 'hostile' && values.only !== 'history') {
-    throw new Error(`--only takes hostile or history, not ${values.only}`);
+  if (values.only !== undefined && values.only !== 'hostile' && values.only !== 'history' && values.only !== 'find') {
+    throw new Error(`--only takes hostile, history or find, not ${values.only}`);
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
@@ -132,6 +133,6 @@ export function parseOptions(): Options {
     cpuWindowS,
     appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
     appendRounds: whole(values['append-rounds'], '--append-rounds'),
-    only: values.only === 'hostile' || values.only === 'history' ? values.only : null,
+    only: values.only === 'hostile' || values.only === 'history' || values.only === 'find' ? values.only : null,
   };
 }

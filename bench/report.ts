@@ -130,6 +130,16 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
       `${fmt(ip.mbOrdinary.medianMs, 3)} ms: ${fmt(ip.ordinaryPerByteRatio, 2)} ± ${fmt(ip.ordinaryPerByteNoise, 2)}x read`);
     add(`  first ${ip.firstMbCpuMs.length} 1 MB appends (warm-up)`, `${ip.firstMbCpuMs.map((x) => x.toFixed(2)).join(', ')} ms`);
   }
+  if (r.find) {
+    const f = r.find;
+    add(`find: index of ${f.documents} documents built (plans, memory / with sessions)`, `${fmt(f.buildMs, 0)} / ${fmt(f.buildWithSessionsMs, 0)} ms`);
+    add('  longest event-loop stall while building', `${fmt(f.longestStallMs, 1)} ms`, '<= 50 ms', le(f.longestStallMs, 50));
+    add('  index size: serialized / heap growth', `${fmt(f.serializedBytes / MB, 1)} / ${fmt(f.heapGrowthBytes / MB, 1)} MB`);
+    for (const q of f.queries) {
+      add(`  ${q.words}-word queries (${q.count}, median ${q.medianTotal} results): p50 / p95`, `${fmt(q.p50Ms, 2)} / ${fmt(q.p95Ms, 2)} ms`,
+        '<= 10 / 25 ms', le(q.p50Ms, 10) === true && le(q.p95Ms, 25) === true);
+    }
+  }
   for (const h of r.hostile ?? []) {
     const slowest = Math.max(h.saveSlowestMs ?? Infinity, h.readSlowestMs, h.concurrentSlowestMs ?? 0);
     add(`hostile ${h.name}: slowest small request save / read${h.concurrentSlowestMs !== null ? ' / 4 readers' : ''}`,

@@ -2,6 +2,7 @@
 
 import type { InProcessAppendResult } from './append-in-process.js';
 import type { HistoryResult } from './history.js';
+import type { FindBench } from './find.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
@@ -100,5 +101,7 @@ export interface Results {
   hostile?: HostileCase[];
   /** bench/history.ts (--only history): plan history built cold and warm, checked, and its endpoints' latency. */
   history?: HistoryResult;
+  /** bench/find.ts: the ranked search's index and query times (--only find). */
+  find?: FindBench;
   warnings: string[];
 }

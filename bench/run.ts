@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
+import { measureFind } from './find.js';
 import { measureFreshness } from './freshness.js';
 import { measureHistory } from './history.js';
 import { measureHostileFiles } from './hostile.js';
@@ -79,7 +80,10 @@ async function main(): Promise<void> {
   const run: RunContext = { opts, home, facts, log, cacheDir, readFloor, results, warn, server: null };
 
   try {
-    if (opts.only === 'hostile') {
+    if (opts.only === 'find') {
+      results.find = await measureFind(home);
+      results.rssEndBytes = process.memoryUsage().rss;
+    } else if (opts.only === 'hostile') {
       const port = await freePort();
       const server = startServer(opts.server, home, port, cacheDir, log);
       run.server = server;

@@ -107,7 +107,7 @@ describe('keyboard', () => {
     await page.keyboard.press('1');
     await expect.poll(async () => (await query(page)).get('view')).toBeNull();
 
-    await page.keyboard.press('Control+k');
+    await page.keyboard.press('/'); // Ctrl+K opens the find palette (e2e/find.test.ts)
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
     await page.keyboard.type('login');
     await expect.poll(async () => (await query(page)).get('q')).toBe('login');

@@ -10,6 +10,7 @@
 //   4. publish  (publish)          requests held until now are answered; the state is saved 2 s later;
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
+import { Finder } from './domain/find/finder.js';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryCare } from './domain/memory/care/memoryCare.js';
@@ -69,6 +70,8 @@ export class Viewer {
   readonly care: MemoryCare;
   /** Plans' stories, the archive and session cards (domain/history/). */
   readonly history: HistoryKeeper;
+  /** The ranked search over plans, memory and sessions (domain/find/), built in the background. */
+  readonly finder: Finder;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -108,8 +111,10 @@ export class Viewer {
       sessionKnown: (id) => this.sessions.cwdForSession(id) !== null,
       changed: () => this.memoryChanged(),
     });
+    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
+      this.finder.changed('plans');
       this.history.planChanged(change);
       this.emit({ type: 'plans', ...change });
     });
@@ -210,6 +215,7 @@ export class Viewer {
       this.watchStarted = true;
       this.plans.startSearchPrep();
       void this.history.start();
+      this.finder.start();
       this.watching = this.watchNow();
     }
     return this.watching;
@@ -327,6 +333,7 @@ export class Viewer {
   /** Any memory file or memory setting changed: the next listing is read fresh. */
   memoryChanged(): void {
     this.memory.invalidate();
+    this.finder.changed('memory');
     this.emit({ type: 'memory' });
   }
 
@@ -349,6 +356,7 @@ export class Viewer {
     this.closed = true;
     this.plans.close();
     this.history.stop();
+    this.finder.stop();
     await this.watchers?.close();
     await this.persisted.flush();
     this.listeners.clear();

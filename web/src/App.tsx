@@ -3,6 +3,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from './api/client';
 import { connectEvents, type LiveStatus } from './api/events';
 import type { PlanMetadata } from './api/types';
+import { FindPalette } from './find/FindPalette';
+import { openFound } from './find/openFound';
 import { MemoryView } from './memory/MemoryView';
 import { useMemoryModel } from './memory/useMemoryModel';
 import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
@@ -298,6 +300,7 @@ export function App() {
         />
       )}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <FindPalette onOpen={(hit, snippet) => openFound({ plans, entryById: model.entryById, setUrl, toast }, hit, snippet)} />
     </div>
   );
 }

@@ -131,6 +131,22 @@ export class HistoryIndex {
     return merged === null ? null : { facts: merged, logs };
   }
 
+  /** Every session's facts, merged over its logs (its own and its subagents'), in one pass. */
+  allSessions(): Map<string, { facts: SessionFacts; logs: string[] }> {
+    const all = new Map<string, { facts: SessionFacts; logs: string[] }>();
+    for (const [log, history] of this.logs) {
+      for (const [id, facts] of Object.entries(history.facts.sessions)) {
+        const known = all.get(id);
+        if (known === undefined) all.set(id, { facts: mergeSession(emptySessionFacts(), facts), logs: [log] });
+        else {
+          known.facts = mergeSession(known.facts, facts);
+          known.logs.push(log);
+        }
+      }
+    }
+    return all;
+  }
+
   /** Each session's facts, merged over its logs. */
   sessionIds(): string[] {
     const ids = new Set<string>();

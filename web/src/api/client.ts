@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  Content, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest,
-  OpenResult, PlanList, PlanSearch, RefreshResult,
+  Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult,
+  OpenRequest, OpenResult, PlanList, PlanSearch, RefreshResult,
 } from './types';
 
 export class ApiError extends Error {
@@ -67,6 +67,7 @@ export const api = {
     getJson<Content>(`/api/memory/content?id=${encodeURIComponent(id)}`, signal).then((r) => r.content),
   searchMemory: (q: string, signal?: AbortSignal) =>
     getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
+  find: (q: string, signal?: AbortSignal) => getJson<FindBody>(`/api/find?q=${encodeURIComponent(q)}&limit=30`, signal),
   refresh: () => postJson<RefreshResult>('/api/refresh'),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
   memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),

@@ -1,0 +1,82 @@
+// The ranked search (GET /api/find's domain), in the benchmark's process on the generated home: how long
+// the index takes to build after the viewer is loaded (plans and memory; then sessions once the transcripts'
+// facts are read), the longest event-loop stall meanwhile, the index's size, and query times for one- and
+// two-word queries drawn from the home's own words. Timings are reported, never asserted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Viewer } from '../src/viewer.js';
+import { GERUND, NOUN, THING, VERB, WORDS } from './vocabulary.js';
+import { round } from './measure.js';
+
+export interface FindBench {
+  documents: number;
+  /** The index serialized (what persisting it would take). */
+  serializedBytes: number;
+  /** Heap growth from the loaded viewer to the built index (after a GC when --expose-gc is on). */
+  heapGrowthBytes: number;
+  buildMs: number;
+  /** Until the sessions are in too (the transcripts' facts are read in the background). */
+  buildWithSessionsMs: number;
+  longestStallMs: number;
+  queries: { words: number; count: number; p50Ms: number; p95Ms: number; maxMs: number; medianTotal: number }[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export async function measureFind(home: string, rounds = 200): Promise<FindBench> {
+  const homeDir = mkdtempSync(path.join(os.tmpdir(), 'pmv-bench-find-'));
+  const viewer = await Viewer.open({ claudeDir: home, homeDir, logger: { warn: () => undefined }, watch: false, cacheDir: null, deferWatch: true });
+  try {
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const start = performance.now();
+    void viewer.startWatching();
+    await viewer.finder.built;
+    const buildMs = performance.now() - start;
+    await viewer.history.ready;
+    await viewer.finder.idle();
+    const buildWithSessionsMs = performance.now() - start;
+    delay.disable();
+    gc();
+    const heapGrowthBytes = process.memoryUsage().heapUsed - heapBefore;
+    const stats = viewer.finder.stats();
+    const pool = [...GERUND, ...NOUN, ...THING.map((t) => t.split('-')[0]!), ...VERB.map((v) => v.split('-')[0]!), ...WORDS.filter((w) => w.length > 3)];
+    let seed = 7;
+    const pick = (): string => pool[(seed = (seed * 48271) % 2147483647) % pool.length]!;
+    const queries: FindBench['queries'] = [];
+    for (const words of [1, 2]) {
+      const times: number[] = [];
+      const totals: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const q = Array.from({ length: words }, pick).join(' ');
+        const t = performance.now();
+        const answer = await viewer.finder.find(q, { limit: 20 });
+        times.push(performance.now() - t);
+        totals.push(answer.total);
+      }
+      times.sort((a, b) => a - b);
+      totals.sort((a, b) => a - b);
+      queries.push({
+        words, count: rounds, p50Ms: round(percentile(times, 0.5), 2), p95Ms: round(percentile(times, 0.95), 2),
+        maxMs: round(times.at(-1)!, 2), medianTotal: percentile(totals, 0.5),
+      });
+    }
+    return {
+      documents: stats.documents, serializedBytes: stats.serializedBytes, heapGrowthBytes,
+      buildMs: round(buildMs, 0), buildWithSessionsMs: round(buildWithSessionsMs, 0), longestStallMs: round(delay.max / 1e6, 1), queries,
+    };
+  } finally {
+    await viewer.close();
+    rmSync(homeDir, { recursive: true, force: true });
+  }
+}

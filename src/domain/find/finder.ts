@@ -1,0 +1,332 @@
+// The ranked search as the service runs it: a FindIndex kept in step with the stores (plans, memory
+// entries, archived plans, sessions) and the answer to a query, snippets included. The index is derived
+// data that is not persisted: it is built in the background after start, in time slices, while queries are
+// answered from what it holds so far, and each change the watchers report is taken in as it comes.
+import type { FileHandle } from 'node:fs/promises';
+import { lastPathSegment, statOrNull } from '../files.js';
+import type { HistoryKeeper } from '../history/historyKeeper.js';
+import type { SessionFacts } from '../history/transcriptFacts.js';
+import type { MemoryStore } from '../memory/memoryStore.js';
+import type { PlanStore } from '../plans/planStore.js';
+import { TimeSlicer } from '../timeSlicer.js';
+import type { Logger } from '../types.js';
+import { BODY_CHARS, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
+import { lineInLogs } from './logLines.js';
+import { parseFindQuery, type FindKind } from './query.js';
+import { containsPhrase, cutSnippets, MAX_SNIPPETS, type Snippet } from './snippets.js';
+
+export { FindQueryError } from './query.js';
+export type { Snippet } from './snippets.js';
+
+export interface FindResult {
+  kind: FindKind;
+  id: string;
+  title: string;
+  project: string | null;
+  modified: string;
+  score: number;
+  snippets: Snippet[];
+}
+
+export interface FindAnswer {
+  total: number;
+  results: FindResult[];
+}
+
+export interface FindPage {
+  limit?: number;
+  offset?: number;
+}
+
+export interface FinderSources {
+  plans: PlanStore;
+  memory: MemoryStore;
+  history: HistoryKeeper;
+  logger: Logger;
+}
+
+type Part = 'plans' | 'memory' | 'sessions' | 'archive';
+const PARTS: readonly Part[] = ['plans', 'memory', 'sessions', 'archive'];
+/** Bytes of a plan or memory file read for indexing (BODY_CHARS of text at most are indexed). */
+const READ_BYTES = BODY_CHARS * 4;
+const ARCHIVED = 'archive\0';
+
+interface SessionSource {
+  facts: SessionFacts;
+  logs: string[];
+}
+
+export class Finder {
+  private readonly index = new FindIndex();
+  /** What each document was built from (a stamp per key): unchanged documents are not read again. */
+  private readonly stamps = new Map<string, string>();
+  private readonly sessionSources = new Map<string, SessionSource>();
+  private readonly dirty = new Set<Part>();
+  private running: Promise<void> | null = null;
+  private started = false;
+  private stopped = false;
+  private markBuilt: () => void = () => undefined;
+  /** Resolves once every part has been indexed once. */
+  readonly built = new Promise<void>((resolve) => {
+    this.markBuilt = resolve;
+  });
+  private firstPass = true;
+
+  constructor(private readonly o: FinderSources) {}
+
+  /** Starts the first build (once): until it ends, queries see what is indexed so far. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const part of PARTS) this.dirty.add(part);
+    this.o.history.index.onChange(() => this.changed('sessions', 'archive'));
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** The stores report a change: those parts are brought up to date next (at once when idle). */
+  changed(...parts: Part[]): void {
+    for (const part of parts) this.dirty.add(part);
+    if (this.started) this.schedule();
+  }
+
+  /** Resolves when no update is pending or running. */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  /** Documents indexed, and the serialized index's size (the benchmark reports them). */
+  stats(): { documents: number; serializedBytes: number } {
+    return { documents: this.index.size, serializedBytes: this.index.serializedBytes() };
+  }
+
+  /** The ranked answer to `q` (see query.ts); throws FindQueryError for a query that cannot mean anything. */
+  async find(q: string, page: FindPage = {}): Promise<FindAnswer> {
+    const query = parseFindQuery(q);
+    const limit = page.limit ?? 20;
+    const offset = page.offset ?? 0;
+    const filtered = query.filters.kinds.length + query.filters.projects.length + query.filters.types.length > 0 ||
+      query.filters.after !== null || query.filters.before !== null;
+    if (query.terms.length === 0 && !filtered) return { total: 0, results: [] };
+    let hits = this.index.find(query);
+    if (query.phrases.length > 0) {
+      const kept: RankedHit[] = [];
+      for (const hit of hits) {
+        const text = await this.textOf(hit);
+        if (text !== null && query.phrases.every((phrase) => text.some((part) => containsPhrase(part.text, phrase)))) kept.push(hit);
+      }
+      hits = kept;
+    }
+    const results: FindResult[] = [];
+    for (const hit of hits.slice(offset, offset + limit)) {
+      const { kind, id, title, project, modified } = hit.entry;
+      results.push({ kind, id, title, project, modified, score: hit.score, snippets: await this.snippets(hit) });
+    }
+    return { total: hits.length, results };
+  }
+
+  /** The texts a hit's snippets are cut from: a file's content, or a session's title and prompts. */
+  private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[] }[] | null> {
+    const { kind, id, title } = hit.entry;
+    if (kind === 'plan') {
+      const opened = await this.o.plans.open(id);
+      return opened === null ? [{ text: `${title}\n${id}` }] : [{ text: await readHead(opened.handle, READ_BYTES) }];
+    }
+    if (kind === 'memory') {
+      const opened = await this.o.memory.open(id);
+      if (opened === null) return null;
+      return [{ text: await readHead(opened.handle, READ_BYTES) }];
+    }
+    const source = this.sessionSources.get(id);
+    if (source === undefined) return null;
+    const f = source.facts;
+    return [sessionTitle(f), f.firstPrompt, f.lastPrompt].filter((t): t is string => t !== null).map((text) => ({ text, log: source.logs }));
+  }
+
+  private async snippets(hit: RankedHit): Promise<Snippet[]> {
+    const parts = await this.textOf(hit);
+    if (parts === null) return [];
+    const matched = new Set(hit.matched);
+    const out: Snippet[] = [];
+    for (const part of parts) {
+      if (out.length >= MAX_SNIPPETS) break;
+      // A plan found only by its archived title or file name has no file to point into.
+      if (hit.entry.kind === 'plan' && this.o.plans.pathOf(hit.entry.id) === null) break;
+      const found = cutSnippets(part.text, matched);
+      if (part.log === undefined) {
+        out.push(...found);
+        continue;
+      }
+      // A session's snippet points at the log line holding the prompt or title it came from.
+      if (found.length === 0) continue;
+      const at = await lineInLogs(part.log, part.text);
+      if (at !== null && !out.some((s) => s.line === at.line)) out.push({ ...found[0]!, line: at.line });
+    }
+    return out.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line);
+  }
+
+  private schedule(): void {
+    if (this.running !== null || this.stopped) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.dirty.size > 0 && !this.stopped) this.schedule();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const slicer = new TimeSlicer();
+    while (this.dirty.size > 0 && !this.stopped) {
+      const part = PARTS.find((p) => this.dirty.has(p))!;
+      this.dirty.delete(part);
+      try {
+        if (part === 'plans') await this.syncPlans(slicer);
+        else if (part === 'memory') await this.syncMemory(slicer);
+        else if (part === 'sessions') await this.syncSessions(slicer);
+        else await this.syncArchive(slicer);
+      } catch (error) {
+        this.o.logger.warn(`search index: ${part} not updated: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (this.firstPass && !this.stopped) {
+      this.firstPass = false;
+      this.markBuilt();
+    }
+  }
+
+  /** Puts the documents of one part that changed, removes those gone. */
+  private async sync(owns: (key: string, stamp: string) => boolean, slicer: TimeSlicer, current: Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>): Promise<void> {
+    for (const [key, item] of current) {
+      if (this.stopped) return;
+      if (this.stamps.get(key) === item.stamp && this.index.has(key)) continue;
+      const doc = await item.doc();
+      if (doc === null) {
+        this.forget(key);
+        continue;
+      }
+      this.index.put(doc);
+      this.stamps.set(key, item.stamp);
+      await slicer.maybeYield();
+    }
+    for (const [key, stamp] of [...this.stamps]) {
+      if (owns(key, stamp) && !current.has(key)) this.forget(key);
+    }
+  }
+
+  private forget(key: string): void {
+    this.index.remove(key);
+    this.stamps.delete(key);
+  }
+
+  private async syncPlans(slicer: TimeSlicer): Promise<void> {
+    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
+    for (const plan of this.o.plans.list()) {
+      current.set(docKey('plan', plan.filename), {
+        stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
+        doc: async () => {
+          const opened = await this.o.plans.open(plan.filename);
+          if (opened === null) return null;
+          const body = await readHead(opened.handle, READ_BYTES);
+          return { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null };
+        },
+      });
+    }
+    // Archived plans share the plan keys (a plan back on disk replaces its archived document); they are the
+    // archive part's to remove.
+    await this.sync((key, stamp) => key.startsWith('plan:') && !stamp.startsWith(ARCHIVED), slicer, current);
+    this.dirty.add('archive');
+  }
+
+  private async syncArchive(slicer: TimeSlicer): Promise<void> {
+    const archived = this.o.history.stories.archive();
+    for (const plan of archived) {
+      const key = docKey('plan', plan.filename);
+      const stamp = `${ARCHIVED}${plan.title}\0${plan.lastVersionAt}\0${plan.project}`;
+      if (this.o.plans.pathOf(plan.filename) !== null || this.stamps.get(key) === stamp) continue;
+      this.index.put({
+        kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body: '', project: plan.project,
+        modified: plan.lastVersionAt ?? plan.deletedAt ?? new Date(0).toISOString(), type: null,
+      });
+      this.stamps.set(key, stamp);
+      await slicer.maybeYield();
+    }
+    const names = new Set(archived.map((p) => p.filename));
+    for (const [key, stamp] of [...this.stamps]) {
+      if (stamp.startsWith(ARCHIVED) && !names.has(key.slice('plan:'.length))) this.forget(key);
+    }
+  }
+
+  private async syncMemory(slicer: TimeSlicer): Promise<void> {
+    const listing = await this.o.memory.list();
+    const projects = new Map(listing.sources.map((s) => [s.id, s.project]));
+    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
+    for (const entry of listing.entries) {
+      current.set(docKey('memory', entry.id), {
+        // The listing's modified may come from frontmatter: the file's own stat tells an edit.
+        stamp: `${entry.modified}\0${entry.size}\0${entry.name}\0${fileStamp(entry.filepath)}`,
+        doc: async () => {
+          const opened = await this.o.memory.open(entry.id);
+          if (opened === null) return null;
+          const body = await readHead(opened.handle, READ_BYTES);
+          return {
+            kind: 'memory', id: entry.id, title: entry.name, name: entry.filename, description: entry.description ?? '', body,
+            project: projects.get(entry.sourceId) ?? null, modified: entry.modified, type: entry.type,
+          };
+        },
+      });
+      await slicer.maybeYield();
+    }
+    await this.sync((key) => key.startsWith('memory:'), slicer, current);
+  }
+
+  private async syncSessions(slicer: TimeSlicer): Promise<void> {
+    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
+    const all = this.o.history.index.allSessions();
+    this.sessionSources.clear();
+    for (const [id, source] of all) {
+      const f = source.facts;
+      this.sessionSources.set(id, source);
+      const title = sessionTitle(f);
+      const modified = f.lastAt ?? f.firstAt ?? new Date(0).toISOString();
+      const project = f.cwd === null ? null : lastPathSegment(f.cwd);
+      current.set(docKey('session', id), {
+        stamp: JSON.stringify([title, f.firstPrompt, f.lastPrompt, modified, project]),
+        doc: () => Promise.resolve({
+          kind: 'session', id, title: title ?? clip(f.firstPrompt) ?? id, name: '', description: '',
+          body: [f.firstPrompt, f.lastPrompt].filter((t) => t !== null).join('\n'), project, modified, type: null,
+        }),
+      });
+    }
+    await this.sync((key) => key.startsWith('session:'), slicer, current);
+  }
+}
+
+function sessionTitle(f: SessionFacts): string | null {
+  return f.customTitle ?? f.aiTitle ?? f.summary;
+}
+
+function clip(text: string | null): string | null {
+  if (text === null) return null;
+  const line = text.split('\n', 1)[0]!;
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+
+/** The first `max` bytes of an open file as text; closes it. */
+async function readHead(handle: FileHandle, max: number): Promise<string> {
+  try {
+    const buffer = Buffer.alloc(Math.min(max, (await handle.stat()).size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function fileStamp(filepath: string): string {
+  const stats = statOrNull(filepath);
+  return stats === null ? '-' : `${stats.mtimeMs}\0${stats.ino}`;
+}

@@ -1,0 +1,32 @@
+// Words as the ranked search sees them: the index, the query and the snippets split and fold text with these
+// two functions, so a word found in the index is always found again in the raw file when snippets are cut.
+import { foldCase } from '../fold.js';
+
+/** A run of letters, digits or underscores (any script): `plan-memory.md` is three words. */
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * The service's case folding (fold.ts), then accents dropped (`Café` and `cafe` are one term): the same
+ * search box finds a word however it was typed.
+ */
+export function foldTerm(word: string): string {
+  const folded = foldCase(word);
+  // ASCII needs no decomposition: the common case skips normalize().
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(folded) ? folded : folded.normalize('NFD').replace(/\p{M}+/gu, '');
+}
+
+/** The words of `text`, unfolded, with their offsets in it. */
+export function* words(text: string): Generator<{ word: string; start: number; end: number }> {
+  for (const match of text.matchAll(WORD)) yield { word: match[0], start: match.index, end: match.index + match[0].length };
+}
+
+/** The folded terms of `text`, in order (what the index stores). */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const { word } of words(text)) {
+    const term = foldTerm(word);
+    if (term !== '') out.push(term);
+  }
+  return out;
+}

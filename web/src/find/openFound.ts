@@ -1,0 +1,32 @@
+// Where a palette result leads: a plan or memory entry opens in its reader with the snippet's matched text
+// as the reader's search (marked, and scrolled to); a session opens its plan when it has one, else its
+// resume command is copied (the UI has no session page).
+import type { MemoryEntry, PlanMetadata } from '../api/types';
+import type { UrlUpdate } from '../state/useUrlState';
+import { copyText } from '../ui/clipboard';
+import { resumeCommand } from '../ui/format';
+import { landingText, type FindHit, type FindSnippetView } from './FindPalette';
+
+export interface OpenFoundDeps {
+  plans: readonly PlanMetadata[];
+  entryById: ReadonlyMap<string, MemoryEntry>;
+  setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
+  toast(text: string, kind?: 'success' | 'error'): void;
+}
+
+export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippetView | undefined): void {
+  const q = landingText(snippet);
+  if (hit.kind === 'plan') {
+    if (!deps.plans.some((p) => p.filename === hit.id)) return deps.toast(`${hit.id} is no longer on disk`, 'error');
+    return deps.setUrl({ view: 'plans', plan: hit.id, q, projects: [], full: false }, 'push');
+  }
+  if (hit.kind === 'memory') {
+    const entry = deps.entryById.get(hit.id);
+    if (entry === undefined) return deps.toast('That memory entry is gone', 'error');
+    return deps.setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry', q, types: [] }, 'push');
+  }
+  const plan = deps.plans.find((p) => p.sessionId === hit.id);
+  if (plan) return deps.setUrl({ view: 'plans', plan: plan.filename, q: '', projects: [], full: false }, 'push');
+  void copyText(resumeCommand(hit.id, null)).then((ok) =>
+    deps.toast(ok ? 'Resume command copied: this session has no plan' : 'Could not copy the resume command', ok ? 'success' : 'error'));
+}
