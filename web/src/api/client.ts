@@ -1,6 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  Content, MemoryListing, MemorySearch, OpenRequest, OpenResult, PlanList, PlanSearch, RefreshResult,
+  ArchiveBody, Content, MemoryListing, MemorySearch, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult,
+  RetentionPolicy, SessionCard,
 } from './types';
 
 export class ApiError extends Error {
@@ -67,5 +68,12 @@ export const api = {
   searchMemory: (q: string, signal?: AbortSignal) =>
     getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
   refresh: () => postJson<RefreshResult>('/api/refresh'),
+  // Plan history (extensions of the interface, src/contract/history.ts).
+  history: (filename: string, signal?: AbortSignal) => getJson<PlanHistoryBody>(`/api/plans/${encodeURIComponent(filename)}/history`, signal),
+  version: (filename: string, id: string, signal?: AbortSignal) =>
+    getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/versions/${encodeURIComponent(id)}`, signal).then((r) => r.content),
+  archive: (signal?: AbortSignal) => getJson<ArchiveBody>('/api/archive', signal).then((r) => r.plans),
+  session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
+  retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
 };

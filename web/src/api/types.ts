@@ -2,3 +2,4 @@
 // src/ ends up in the bundle). Every type the contract exports is available here.
 export type * from '../../../src/contract/shapes';
 export type * from '../../../src/contract/endpoints';
+export type * from '../../../src/contract/history';
