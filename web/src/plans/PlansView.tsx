@@ -30,6 +30,7 @@ interface Props {
   claudeDirHint: string;
   onOpenInEditor(filename: string): void;
   onNavigate(nav: string): void;
+  planBump: number;
 }
 
 export function PlansView(props: Props) {
@@ -88,7 +89,7 @@ export function PlansView(props: Props) {
         now={props.now}
         viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${url.sort}\u0000${url.dir}`}
         onSort={onSort}
-        onSelect={(filename) => setUrl({ plan: filename }, 'push')}
+        onSelect={(filename) => setUrl({ plan: filename, from: null, to: null }, 'push')}
         onOpenInEditor={props.onOpenInEditor}
       />
     );
@@ -136,6 +137,12 @@ export function PlansView(props: Props) {
             onOpenProjectMemory={(sourceId) => setUrl({ view: 'memory', source: sourceId, entry: null, tab: 'entry', q: '', types: [] }, 'push')}
             onNavigate={props.onNavigate}
             onClose={() => setUrl({ plan: null, full: false }, 'push')}
+            bump={props.planBump}
+            now={props.now}
+            tab={url.planTab ?? 'document'}
+            onTab={(planTab) => setUrl({ planTab }, 'replace')}
+            compare={url}
+            onCompare={(update) => setUrl(update, 'replace')}
           />
         ) : (
           total > 0 && (

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 
 export interface KeyHandlers {
   focusSearch(): void;
-  switchView(view: 1 | 2): void;
+  switchView(view: 1 | 2 | 3): void;
   help(): void;
   escape(): boolean;
   move(delta: number): void;
@@ -79,6 +79,9 @@ export function useGlobalKeys(handlers: KeyHandlers): void {
           break;
         case '2':
           h.switchView(2);
+          break;
+        case '3':
+          h.switchView(3);
           break;
         case '?':
           h.help();
