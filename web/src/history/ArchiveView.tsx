@@ -15,7 +15,8 @@ import { HistoryPanel } from './HistoryPanel';
 import { HistoryState, usePlanStory } from './PlanStory';
 import { SessionCards } from './SessionCards';
 import { tabIds, Tabs } from './Tabs';
-import { useVersionText } from './useHistory';
+import { shownTitle } from './shownTitle';
+import { useSessionCard, useVersionText } from './useHistory';
 
 /** Rows drawn before a "show more" button. */
 const ROWS_PER_PAGE = 300;
@@ -74,23 +75,7 @@ export function ArchiveView({ url, setUrl, bump, listBump, dark, onOpenPlan }: P
     list = (
       <ul className="archive-list" aria-label="Archived plans">
         {rows.slice(0, limit).map((p) => (
-          <li key={p.filename}>
-            <button
-              type="button"
-              className={`archive-row${p.filename === url.plan ? ' selected' : ''}`}
-              aria-current={p.filename === url.plan ? 'true' : undefined}
-              data-filename={p.filename}
-              onClick={() => setUrl({ plan: p.filename, from: null, to: null }, 'push')}
-            >
-              <span className="row-title">{p.title}</span>
-              <span className="archive-row-meta muted">
-                {p.filename}
-                {p.project && ` · ${p.project}`}
-                {p.lastVersionAt && ` · last version ${relativeTime(p.lastVersionAt)}`}
-                {p.deletedAt && ` · gone ${relativeTime(p.deletedAt)}`}
-              </span>
-            </button>
-          </li>
+          <ArchiveRow key={p.filename} plan={p} selected={p.filename === url.plan} onSelect={() => setUrl({ plan: p.filename, from: null, to: null }, 'push')} />
         ))}
         {rows.length > limit && (
           <li>
@@ -144,6 +129,27 @@ export function ArchiveView({ url, setUrl, bump, listBump, dark, onOpenPlan }: P
   );
 }
 
+function ArchiveRow({ plan: p, selected, onSelect }: { plan: ArchivedPlan; selected: boolean; onSelect(): void }) {
+  // A title taken from the file name says little: the session's title is asked for, after a short wait
+  // so rows scrolled past ask nothing.
+  const untitled = p.title === p.filename.replace(/\.md$/i, '');
+  const { card } = useSessionCard(untitled ? p.sessionId : null, 150);
+  return (
+    <li>
+      <button type="button" className={`archive-row${selected ? ' selected' : ''}`} aria-current={selected ? 'true' : undefined} data-filename={p.filename} onClick={onSelect}>
+        <span className="row-title">{p.title}</span>
+        <span className="archive-row-meta muted">
+          {card?.title && <>from “{card.title}” · </>}
+          {p.filename}
+          {p.project && ` · ${p.project}`}
+          {p.lastVersionAt && ` · last version ${relativeTime(p.lastVersionAt)}`}
+          {p.deletedAt && ` · gone ${relativeTime(p.deletedAt)}`}
+        </span>
+      </button>
+    </li>
+  );
+}
+
 function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: {
   filename: string;
   plan: ArchivedPlan | null;
@@ -162,7 +168,8 @@ function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: 
   const ids = tabIds('archive', tab);
   const sessionIds = history?.sessions.length ? history.sessions : plan?.sessionId ? [plan.sessionId] : [];
   const localLink = (t: string) => toast(t || 'That link points to a file on disk, which the viewer does not serve');
-  const title = plan?.title ?? filename;
+  const card = useSessionCard(sessionIds[0] ?? null).card;
+  const title = shownTitle(plan?.title ?? filename.replace(/\.md$/i, ''), filename, lastText.text, card?.title ?? null);
 
   return (
     <section className="reader archive-reader" aria-label={`Archived plan ${title}`}>

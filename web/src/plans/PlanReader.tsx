@@ -17,6 +17,8 @@ import { SessionChip } from './SessionChip';
 import { HistoryPanel, type Compare } from '../history/HistoryPanel';
 import { HistoryState, RiskBadge, usePlanStory } from '../history/PlanStory';
 import { SessionCards } from '../history/SessionCards';
+import { shownTitle } from '../history/shownTitle';
+import { useSessionCard } from '../history/useHistory';
 import { tabIds, Tabs } from '../history/Tabs';
 
 interface Props {
@@ -89,7 +91,10 @@ export function PlanReader(props: Props) {
   const sessionIds = history?.sessions.length ? history.sessions : plan?.sessionId ? [plan.sessionId] : [];
   const localLink = (t: string) => toast(t || 'That link points to a file on disk, which the viewer does not serve');
 
-  const title = plan?.title || filename;
+  // A plan without a heading is shown under its session's title.
+  const untitled = plan !== null && plan.title === filename.replace(/\.md$/i, '');
+  const sessionTitle = useSessionCard(untitled ? plan.sessionId : null).card?.title ?? null;
+  const title = plan ? shownTitle(plan.title, filename, text, sessionTitle) : filename;
   const ids = tabIds('plan', props.tab);
   return (
     <section className="reader" aria-label={`Plan ${title}`}>
