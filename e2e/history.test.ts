@@ -99,6 +99,9 @@ describe('the History tab', () => {
     const badge = page.locator('.risk-badge');
     await expect.poll(() => badge.textContent()).toMatch(/At risk · in [12] days?/);
     expect(await badge.getAttribute('title')).toContain('stays readable here');
+    // The list says it too, for that plan only (the fixture's other plans are days old).
+    await expect.poll(() => page.locator('.grid-row .badge-risk').count()).toBe(1);
+    expect(await page.locator(`.grid-row[data-filename="${PLAN}"] .badge-risk`).textContent()).toBe('at risk');
     await page.locator('.session-cards summary').click();
     const card = page.locator(`.session-card[data-session-id="${SESSION}"]`);
     await expect.poll(() => card.locator('.session-title').textContent()).toBe('Theme switch work');
