@@ -24,7 +24,7 @@ export const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['Enter'], what: 'Open the selected file in your editor' },
   { keys: ['/', 'Ctrl K', '⌘ K'], what: 'Focus the search box' },
   { keys: ['n', 'N'], what: 'Next / previous search match in the open document' },
-  { keys: ['1', '2'], what: 'Plans / Memory' },
+  { keys: ['1', '2', '3'], what: 'Plans / Memory / Archive' },
   { keys: ['f'], what: 'Reader full screen on / off' },
   { keys: ['g'], what: 'Memory: link graph on / off' },
   { keys: ['c'], what: 'Copy the document as markdown' },
