@@ -107,6 +107,8 @@ describe('the History tab', () => {
     await expect.poll(() => card.locator('.session-title').textContent()).toBe('Theme switch work');
     expect(await card.locator('.resume-command').textContent()).toBe(`cd ${env.fx.cwd.webapp} && claude --resume ${SESSION}`);
     expect(await card.textContent()).toContain('Plan a theme switch');
+    // Its transcript's last line is 28 days old: Claude Code deletes it within days.
+    expect(await card.locator('.transcript-risk').textContent()).toMatch(/deletes this transcript in [12] days?/);
   });
 });
 

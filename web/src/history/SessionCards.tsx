@@ -5,7 +5,9 @@ import { CopyIcon } from '../plans/SessionChip';
 import { copyText } from '../ui/clipboard';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
-import { useSessionCard } from './useHistory';
+import { useState } from 'react';
+import { riskOf, transcriptDeletesAt, whenText } from './retention';
+import { useRetentionPolicy, useSessionCard } from './useHistory';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -18,6 +20,9 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 
 function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: string): void }) {
   const toast = useToast();
+  const policy = useRetentionPolicy(true);
+  const [now] = useState(() => Date.now());
+  const risk = policy ? riskOf(transcriptDeletesAt(card.lastAt, policy), now) : null;
   const copy = async () => {
     const ok = await copyText(card.resumeCommand);
     toast(ok ? `Copied: ${card.resumeCommand}` : 'Could not copy to the clipboard', ok ? 'success' : 'error');
@@ -25,6 +30,11 @@ function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: st
   return (
     <article className="session-card" data-session-id={card.sessionId} aria-label={`Session ${card.title ?? card.sessionId}`}>
       <h3 className="session-title">{card.title ?? <span className="muted">Untitled session</span>}</h3>
+      {risk && policy && (
+        <p className="chip risk-badge transcript-risk" role="note">
+          Claude Code deletes this transcript {whenText(risk)} (cleanupPeriodDays: {policy.cleanupPeriodDays}); the plan's versions the viewer has read stay here
+        </p>
+      )}
       <div className="resume">
         <code className="resume-command">{card.resumeCommand}</code>
         <button type="button" className="chip" onClick={() => void copy()} aria-label="Copy the resume command">

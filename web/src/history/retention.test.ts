@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deletesAt, isDirectlyIn, riskOf, whenText } from './retention';
+import { deletesAt, isDirectlyIn, riskOf, transcriptDeletesAt, whenText } from './retention';
 
 const DAY = 86_400_000;
 const policy = { cleanupPeriodDays: 30, plansDir: '/home/u/.claude/plans' };
@@ -26,5 +26,10 @@ describe('retention', () => {
     expect(whenText(riskOf('2026-01-31T00:00:00.000Z', at - 0.5 * DAY)!)).toBe('within a day');
     expect(whenText(riskOf('2026-01-31T00:00:00.000Z', at + DAY)!)).toMatch(/passed/);
     expect(riskOf(null, at)).toBeNull();
+  });
+
+  it('deletes a transcript its period after its last line', () => {
+    expect(transcriptDeletesAt('2026-01-01T10:00:00.000Z', policy)).toBe('2026-01-31T10:00:00.000Z');
+    expect(transcriptDeletesAt(null, policy)).toBeNull();
   });
 });

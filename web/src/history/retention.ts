@@ -27,6 +27,15 @@ export function deletesAt(plan: { filepath: string; modified: string }, policy: 
   return Number.isNaN(t) ? null : new Date(t + policy.cleanupPeriodDays * DAY_MS).toISOString();
 }
 
+/**
+ * When Claude Code will delete a session's transcript: it goes by the log's mtime, which is its last
+ * line's time, the card's `lastAt`.
+ */
+export function transcriptDeletesAt(lastAt: string | null, policy: RetentionPolicy): string | null {
+  const t = lastAt === null ? NaN : Date.parse(lastAt);
+  return Number.isNaN(t) ? null : new Date(t + policy.cleanupPeriodDays * DAY_MS).toISOString();
+}
+
 /** The plan's risk when it is at risk at `now` (deletion within AT_RISK_DAYS, or past), else null. */
 export function riskOf(deletes: string | null, now: number): Risk | null {
   if (deletes === null) return null;
