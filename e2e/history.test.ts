@@ -96,7 +96,7 @@ describe('the History tab', () => {
 
   it('shows the session card with its resume command, and the at-risk badge', async () => {
     const { page } = await env.open(`?plan=${PLAN}`);
-    const badge = page.locator('.risk-badge');
+    const badge = page.locator('.reader-meta .risk-badge');
     await expect.poll(() => badge.textContent()).toMatch(/At risk · in [12] days?/);
     expect(await badge.getAttribute('title')).toContain('stays readable here');
     // The list says it too, for that plan only (the fixture's other plans are days old).
