@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  ArchiveBody, Content, MemoryListing, MemorySearch, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult,
-  RetentionPolicy, SessionCard,
+  ArchiveBody, Content, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult,
+  OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult, RetentionPolicy, SessionCard,
 } from './types';
 
 export class ApiError extends Error {
@@ -76,4 +76,8 @@ export const api = {
   session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
+  memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
+  memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),
+  memoryFix: (request: MemoryFixRequest) => postJson<MemoryFixResult>('/api/memory/fix', request),
+  memoryUndo: (undoId: string) => postJson<MemoryUndoResult>('/api/memory/undo', { undoId }),
 };

@@ -4,7 +4,7 @@
 export type View = 'plans' | 'memory' | 'archive';
 export type SortKey = 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
 export type SortDir = 'asc' | 'desc';
-export type MemoryTab = 'entry' | 'graph';
+export type MemoryTab = 'entry' | 'graph' | 'health';
 /** The plan reader's tabs; null: the view's own default (the document for a listed plan, the story for an archived one). */
 export type PlanTab = 'document' | 'history' | null;
 export type DiffLayout = 'inline' | 'split';
@@ -25,6 +25,8 @@ export interface UrlState {
   /** Memory type filter; 'none' stands for entries without a type. */
   types: string[];
   tab: MemoryTab;
+  /** Memory: the project picker's text (which sources the list and the health overview show). */
+  pick: string;
   /** Reader fills the window. */
   full: boolean;
   /** Plans and archive: the reader's tab. */
@@ -55,6 +57,7 @@ export const DEFAULT_STATE: UrlState = {
   entry: null,
   types: [],
   tab: 'entry',
+  pick: '',
   full: false,
   planTab: null,
   from: null,
@@ -87,7 +90,8 @@ export function parseUrlState(search: string): UrlState {
     source: p.get('source') || null,
     entry: p.get('entry') || null,
     types,
-    tab: p.get('tab') === 'graph' ? 'graph' : 'entry',
+    tab: p.get('tab') === 'graph' ? 'graph' : p.get('tab') === 'health' ? 'health' : 'entry',
+    pick: p.get('pick') ?? '',
     full: p.get('full') === '1',
     planTab: planTab === 'document' || planTab === 'history' ? planTab : null,
     from: p.get('from') || null,
@@ -112,6 +116,7 @@ export function serializeUrlState(state: UrlState): string {
   if (state.entry) p.set('entry', state.entry);
   for (const type of unique(state.types)) p.append('type', type);
   if (state.tab !== 'entry') p.set('tab', state.tab);
+  if (state.pick) p.set('pick', state.pick);
   if (state.full) p.set('full', '1');
   if (state.planTab) p.set('ptab', state.planTab);
   if (state.from) p.set('from', state.from);
