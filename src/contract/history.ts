@@ -106,6 +106,17 @@ export const historyEndpoints = {
     description: 'Newest first; one per file name. Not in GET /api/plans, which lists what is on disk.',
     response: { 200: Type.Object({ plans: Type.Array(ArchivedPlanSchema) }), 400: errors.badRequest, 403: errors.forbidden },
   },
+  retention: {
+    summary: 'How long Claude Code keeps plans, and which folder it cleans (extension)',
+    description: 'Claude Code deletes the plans of its shared plans folder whose mtime is older than cleanupPeriodDays; a client computes a listed plan\'s deletion time from its `modified` when the plan is directly in `plansDir`. Plans in other folders (a project\'s plansDirectory) are not deleted.',
+    response: {
+      200: Type.Object({
+        cleanupPeriodDays: Type.Number({ description: 'From the user settings (cleanupPeriodDays), else 30' }),
+        plansDir: Type.String({ description: 'The shared plans folder Claude Code cleans up (<claude dir>/plans)' }),
+      }, { additionalProperties: false }),
+      400: errors.badRequest, 403: errors.forbidden,
+    },
+  },
   session: {
     summary: 'A session\'s card (extension)',
     params: Type.Object({ sessionId: Type.String() }),
@@ -119,3 +130,4 @@ export type ArchivedPlan = Static<typeof ArchivedPlanSchema>;
 export type SessionCard = Static<typeof SessionCardSchema>;
 export type PlanHistoryBody = Static<(typeof historyEndpoints)['history']['response'][200]>;
 export type ArchiveBody = Static<(typeof historyEndpoints)['archive']['response'][200]>;
+export type RetentionPolicy = Static<(typeof historyEndpoints)['retention']['response'][200]>;

@@ -5,6 +5,7 @@ import { connectEvents, type LiveStatus } from './api/events';
 import type { PlanMetadata } from './api/types';
 import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
+import { ArchiveView } from './history/ArchiveView';
 import { MemoryView } from './memory/MemoryView';
 import { useMemoryModel } from './memory/useMemoryModel';
 import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
@@ -124,7 +125,7 @@ export function App() {
   // Title of the tab follows what is open.
   useEffect(() => {
     const plan = url.plan ? planByFile.get(url.plan) : undefined;
-    const what = url.view === 'plans' ? plan?.title || url.plan : shownEntry?.isIndex ? `MEMORY.md · ${model.activeSource?.project ?? ''}` : shownEntry?.name;
+    const what = url.view === 'plans' ? plan?.title || url.plan : url.view === 'archive' ? url.plan : shownEntry?.isIndex ? `MEMORY.md · ${model.activeSource?.project ?? ''}` : shownEntry?.name;
     document.title = what ? `${what} · Plans & Memory` : 'Plans & Memory';
   }, [url.view, url.plan, planByFile, shownEntry, model.activeSource]);
 
@@ -139,7 +140,9 @@ export function App() {
     [model.entryById, setUrl],
   );
 
-  const switchView = (view: View) => setUrl({ view }, 'push');
+  // A plan name means a listed plan in one view and an archived one in the other: it does not carry over.
+  const switchView = (view: View) =>
+    setUrl((s) => (s.view === view || (s.view !== 'archive' && view !== 'archive') ? { view } : { view, plan: null, planTab: null, from: null, to: null, full: false }), 'push');
 
   const focusList = () => {
     if (url.view === 'plans') {
@@ -178,7 +181,7 @@ export function App() {
       searchRef.current?.focus();
       searchRef.current?.select();
     },
-    switchView: (n) => switchView(n === 1 ? 'plans' : 'memory'),
+    switchView: (n) => switchView(n === 1 ? 'plans' : n === 2 ? 'memory' : 'archive'),
     help: () => setHelpOpen(true),
     escape: () => {
       if (helpOpen) return false;
@@ -196,7 +199,7 @@ export function App() {
         setUrl({ q: '' });
         return true;
       }
-      if (url.view === 'plans' && url.plan) {
+      if ((url.view === 'plans' || url.view === 'archive') && url.plan) {
         setUrl({ plan: null }, 'push');
         return true;
       }
@@ -281,6 +284,16 @@ export function App() {
             if (p) void openInEditor(p.filepath, toast);
           }}
           onNavigate={navigate}
+          planBump={planBump}
+        />
+      ) : url.view === 'archive' ? (
+        <ArchiveView
+          url={url}
+          setUrl={setUrl}
+          bump={planBump}
+          listBump={plansR.version}
+          dark={theme.dark}
+          onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', from: null, to: null }, 'push')}
         />
       ) : (
         <MemoryView

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { ToastProvider } from './ui/Toasts';
 import './styles/app.css';
+import './styles/history.css';
 
 const root = document.getElementById('root');
 if (root) {

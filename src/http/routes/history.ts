@@ -1,5 +1,5 @@
-// GET /api/plans/{filename}/history, /api/plans/{filename}/versions/{id}, /api/archive, /api/sessions/{id}:
-// the plan-history extensions (src/contract/history.ts).
+// GET /api/plans/{filename}/history, /api/plans/{filename}/versions/{id}, /api/archive, /api/retention and
+// /api/sessions/{id}: the plan-history extensions (src/contract/history.ts).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
@@ -24,6 +24,8 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   });
 
   typed.get('/api/archive', { schema: historyEndpoints.archive }, () => ({ plans: stories.archive() }));
+
+  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => stories.retentionPolicy());
 
   typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, (request, reply) => {
     const card = stories.session(request.params.sessionId);

@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult,
-  OpenRequest, OpenResult, PlanList, PlanSearch, RefreshResult,
+  ArchiveBody, Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
+  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult, RetentionPolicy, SessionCard,
 } from './types';
 
 export class ApiError extends Error {
@@ -69,6 +69,13 @@ export const api = {
     getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
   find: (q: string, signal?: AbortSignal) => getJson<FindBody>(`/api/find?q=${encodeURIComponent(q)}&limit=30`, signal),
   refresh: () => postJson<RefreshResult>('/api/refresh'),
+  // Plan history (extensions of the interface, src/contract/history.ts).
+  history: (filename: string, signal?: AbortSignal) => getJson<PlanHistoryBody>(`/api/plans/${encodeURIComponent(filename)}/history`, signal),
+  version: (filename: string, id: string, signal?: AbortSignal) =>
+    getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/versions/${encodeURIComponent(id)}`, signal).then((r) => r.content),
+  archive: (signal?: AbortSignal) => getJson<ArchiveBody>('/api/archive', signal).then((r) => r.plans),
+  session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
+  retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
   memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),

@@ -1,11 +1,14 @@
 // The plans table: virtualized (10,000 rows stay smooth), sortable columns, search highlights,
-// freshly added plans briefly highlighted, keyboard selection kept in view.
+// freshly added plans briefly highlighted, plans Claude Code deletes soon marked, keyboard selection
+// kept in view.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { SortDir, SortKey } from '../state/url';
 import { Highlight } from '../search/Highlight';
 import { exactTime, formatBytes, formatCount, shortRelativeTime } from '../ui/format';
 import type { PlanRow } from './planQuery';
+import type { PlanMetadata, RetentionPolicy } from '../api/types';
+import { deletesAt, riskOf, whenText } from '../history/retention';
 
 const ROW_HEIGHT = 54;
 
@@ -17,6 +20,8 @@ interface Props {
   dir: SortDir;
   fresh: ReadonlySet<string>;
   now: number;
+  /** Claude Code's cleanup rule, once known: rows of plans it deletes within a week say so. */
+  retention: RetentionPolicy | null;
   /** Changes when the query, filter or sort change (as opposed to a live update of the data). */
   viewKey: string;
   onSort(key: SortKey): void;
@@ -36,7 +41,7 @@ function rowId(filename: string): string {
   return `plan-row-${encodeURIComponent(filename).replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-export function PlanList({ rows, selected, query, sort, dir, fresh, now, viewKey, onSort, onSelect, onOpenInEditor }: Props) {
+export function PlanList({ rows, selected, query, sort, dir, fresh, now, retention, viewKey, onSort, onSelect, onOpenInEditor }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -150,6 +155,7 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, viewKey
                   <div className="row-title">
                     <Highlight text={p.title || p.filename} query={query} />
                     {fresh.has(p.filename) && <span className="badge badge-new">new</span>}
+                    <RiskMark plan={p} retention={retention} now={now} />
                   </div>
                   <div className="row-sub">
                     <span className="row-filename">
@@ -180,5 +186,16 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, viewKey
         </div>
       </div>
     </div>
+  );
+}
+
+function RiskMark({ plan, retention, now }: { plan: PlanMetadata; retention: RetentionPolicy | null; now: number }) {
+  const risk = retention ? riskOf(deletesAt(plan, retention), now) : null;
+  if (!risk) return null;
+  const text = `Claude Code deletes this plan ${whenText(risk)} (cleanupPeriodDays: ${retention!.cleanupPeriodDays}); its history stays readable in the Archive`;
+  return (
+    <span className="badge badge-risk" title={text} aria-label={`At risk: ${text}`}>
+      at risk
+    </span>
   );
 }

@@ -1,5 +1,6 @@
 // The open plan: title, project badge (→ that project's memory), session chip, dates, actions
-// (copy markdown, copy path, open in editor, full screen) and the rendered document.
+// (copy markdown, copy path, open in editor, full screen), the sessions behind it and an "at risk"
+// badge; then two tabs: the rendered document and its history (versions compared).
 import { useCallback, useMemo } from 'react';
 import type { MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
@@ -13,6 +14,12 @@ import { useCommand } from '../ui/commands';
 import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { SessionChip } from './SessionChip';
+import { HistoryPanel, type Compare } from '../history/HistoryPanel';
+import { HistoryState, RiskBadge, usePlanStory } from '../history/PlanStory';
+import { SessionCards } from '../history/SessionCards';
+import { shownTitle } from '../history/shownTitle';
+import { useSessionCard } from '../history/useHistory';
+import { tabIds, Tabs } from '../history/Tabs';
 
 interface Props {
   filename: string;
@@ -28,6 +35,13 @@ interface Props {
   onOpenProjectMemory(sourceId: string): void;
   onNavigate(nav: string): void;
   onClose(): void;
+  /** Changes with every live change of the open plan: its history is fetched again. */
+  bump: number;
+  now: number;
+  tab: 'document' | 'history';
+  onTab(tab: 'document' | 'history'): void;
+  compare: Compare;
+  onCompare(update: Partial<Compare>): void;
 }
 
 export function projectSource(sources: MemorySource[], project: string | null): MemorySource | null {
@@ -72,7 +86,16 @@ export function PlanReader(props: Props) {
   useCommand('copyPath', copyPath);
   useCommand('openInEditor', open);
 
-  const title = plan?.title || filename;
+  const story = usePlanStory(filename, props.bump);
+  const history = story.history.data;
+  const sessionIds = history?.sessions.length ? history.sessions : plan?.sessionId ? [plan.sessionId] : [];
+  const localLink = (t: string) => toast(t || 'That link points to a file on disk, which the viewer does not serve');
+
+  // A plan without a heading is shown under its session's title.
+  const untitled = plan !== null && plan.title === filename.replace(/\.md$/i, '');
+  const sessionTitle = useSessionCard(untitled ? plan.sessionId : null).card?.title ?? null;
+  const title = plan ? shownTitle(plan.title, filename, text, sessionTitle) : filename;
+  const ids = tabIds('plan', props.tab);
   return (
     <section className="reader" aria-label={`Plan ${title}`}>
       <header className="reader-header">
@@ -101,6 +124,9 @@ export function PlanReader(props: Props) {
               </button>
             )}
             {plan?.sessionId && <SessionChip sessionId={plan.sessionId} cwd={cwd} />}
+            {history && (
+              <RiskBadge deletesAt={history.retention.deletesAt} cleanupPeriodDays={history.retention.cleanupPeriodDays} now={props.now} />
+            )}
             {plan && (
               <span className="muted" title={exactTime(plan.modified)}>
                 edited {relativeTime(plan.modified)}
@@ -112,6 +138,7 @@ export function PlanReader(props: Props) {
               </span>
             )}
           </div>
+          <SessionCards sessionIds={sessionIds} onOpenPlan={props.onOpenPlan} />
         </div>
         <div className="reader-actions" role="toolbar" aria-label="Plan actions">
           <button type="button" onClick={copyMarkdown} disabled={text === null} title="Copy markdown (c)">
@@ -131,7 +158,33 @@ export function PlanReader(props: Props) {
           </button>
         </div>
       </header>
-      {content.status === 'missing' ? (
+      <Tabs
+        tabs={[
+          { key: 'document', label: 'Document' },
+          { key: 'history', label: history ? `History (${formatCount(history.versions.length)})` : 'History', title: 'Every version of this plan, compared' },
+        ]}
+        selected={props.tab}
+        label="Plan"
+        idBase="plan"
+        onSelect={props.onTab}
+        className="reader-tabs"
+      />
+      <div className="tab-panel" role="tabpanel" id={ids.panel} aria-labelledby={ids.tab}>
+      {props.tab === 'history' ? (
+        history && story.texts ? (
+          <HistoryPanel
+            history={history}
+            texts={story.texts}
+            compare={props.compare}
+            onCompare={props.onCompare}
+            options={options}
+            onNavigate={props.onNavigate}
+            onLocalLink={localLink}
+          />
+        ) : (
+          <HistoryState history={story.history} />
+        )
+      ) : content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This plan is gone</h2>
           <p>{filename} was deleted or renamed on disk. Pick another plan from the list.</p>
@@ -153,9 +206,10 @@ export function PlanReader(props: Props) {
           query={query}
           dark={dark}
           onNavigate={props.onNavigate}
-          onLocalLink={(t) => toast(t || 'That link points to a file on disk, which the viewer does not serve')}
+          onLocalLink={localLink}
         />
       )}
+      </div>
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { PlanReader } from './PlanReader';
 import { ProjectFilter } from './ProjectFilter';
 import type { PlanSelection } from './planQuery';
 import { defaultDir, type SortKey } from '../state/url';
+import { useRetentionPolicy } from '../history/useHistory';
 
 interface Props {
   remote: Remote<PlanMetadata[]>;
@@ -30,6 +31,7 @@ interface Props {
   claudeDirHint: string;
   onOpenInEditor(filename: string): void;
   onNavigate(nav: string): void;
+  planBump: number;
 }
 
 export function PlansView(props: Props) {
@@ -37,6 +39,7 @@ export function PlansView(props: Props) {
   const total = remote.data?.length ?? 0;
   const q = url.q.trim();
   const filtered = url.projects.length > 0;
+  const retention = useRetentionPolicy(total > 0);
 
   const onSort = (key: SortKey) =>
     setUrl((s) => ({ sort: key, dir: s.sort === key ? (s.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) }));
@@ -86,9 +89,10 @@ export function PlansView(props: Props) {
         dir={url.dir}
         fresh={props.fresh}
         now={props.now}
+        retention={retention}
         viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${url.sort}\u0000${url.dir}`}
         onSort={onSort}
-        onSelect={(filename) => setUrl({ plan: filename }, 'push')}
+        onSelect={(filename) => setUrl({ plan: filename, from: null, to: null }, 'push')}
         onOpenInEditor={props.onOpenInEditor}
       />
     );
@@ -136,6 +140,12 @@ export function PlansView(props: Props) {
             onOpenProjectMemory={(sourceId) => setUrl({ view: 'memory', source: sourceId, entry: null, tab: 'entry', q: '', types: [] }, 'push')}
             onNavigate={props.onNavigate}
             onClose={() => setUrl({ plan: null, full: false }, 'push')}
+            bump={props.planBump}
+            now={props.now}
+            tab={url.planTab ?? 'document'}
+            onTab={(planTab) => setUrl({ planTab }, 'replace')}
+            compare={url}
+            onCompare={(update) => setUrl(update, 'replace')}
           />
         ) : (
           total > 0 && (

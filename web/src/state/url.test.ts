@@ -21,6 +21,11 @@ describe('url state', () => {
       tab: 'graph',
       pick: 'web app & co',
       full: true,
+      planTab: 'history',
+      from: 't0123456789abcdef',
+      to: 'd0123456789abcdef',
+      layout: 'split',
+      raw: true,
     };
     const query = serializeUrlState(state);
     expect(parseUrlState(query)).toEqual(state);
@@ -41,6 +46,14 @@ describe('url state', () => {
   it('ignores unknown or hostile values', () => {
     const s = parseUrlState('?view=admin&sort=evil&dir=up&type=secret&type=user&tab=x&full=yes');
     expect(s).toMatchObject({ view: 'plans', sort: 'modified', dir: 'desc', types: ['user'], tab: 'entry', full: false });
+  });
+
+  it('keeps the archive view and the history tab\'s choices, and ignores unknown ones', () => {
+    expect(parseUrlState('?view=archive&plan=gone.md&ptab=history&from=t1&to=o2&layout=split&raw=1')).toMatchObject({
+      view: 'archive', plan: 'gone.md', planTab: 'history', from: 't1', to: 'o2', layout: 'split', raw: true,
+    });
+    expect(parseUrlState('?ptab=secret&layout=diagonal&raw=yes')).toMatchObject({ planTab: null, layout: 'inline', raw: false });
+    expect(serializeUrlState({ ...DEFAULT_STATE, view: 'archive', planTab: 'document' })).toBe('?view=archive&ptab=document');
   });
 
   it('builds entry links that parse back', () => {

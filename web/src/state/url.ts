@@ -1,10 +1,13 @@
 // Everything that defines the screen lives in the query string, so a copied link or a reload shows
 // the same screen. Defaults are left out to keep links short. Pure: parse and serialize only.
 
-export type View = 'plans' | 'memory';
+export type View = 'plans' | 'memory' | 'archive';
 export type SortKey = 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
 export type SortDir = 'asc' | 'desc';
 export type MemoryTab = 'entry' | 'graph' | 'health';
+/** The plan reader's tabs; null: the view's own default (the document for a listed plan, the story for an archived one). */
+export type PlanTab = 'document' | 'history' | null;
+export type DiffLayout = 'inline' | 'split';
 
 export interface UrlState {
   view: View;
@@ -26,6 +29,14 @@ export interface UrlState {
   pick: string;
   /** Reader fills the window. */
   full: boolean;
+  /** Plans and archive: the reader's tab. */
+  planTab: PlanTab;
+  /** History: the two versions compared (ids from the plan's history); null: the default pair. */
+  from: string | null;
+  to: string | null;
+  /** History: changes inline or side by side, over the rendered document or its markdown. */
+  layout: DiffLayout;
+  raw: boolean;
 }
 
 export const SORT_KEYS: readonly SortKey[] = ['title', 'project', 'modified', 'created', 'size', 'lines'];
@@ -48,6 +59,11 @@ export const DEFAULT_STATE: UrlState = {
   tab: 'entry',
   pick: '',
   full: false,
+  planTab: null,
+  from: null,
+  to: null,
+  layout: 'inline',
+  raw: false,
 };
 
 function unique(values: string[]): string[] {
@@ -56,7 +72,9 @@ function unique(values: string[]): string[] {
 
 export function parseUrlState(search: string): UrlState {
   const p = new URLSearchParams(search);
-  const view: View = p.get('view') === 'memory' ? 'memory' : 'plans';
+  const viewParam = p.get('view');
+  const view: View = viewParam === 'memory' || viewParam === 'archive' ? viewParam : 'plans';
+  const planTab = p.get('ptab');
   const sortParam = p.get('sort');
   const sort: SortKey = SORT_KEYS.includes(sortParam as SortKey) ? (sortParam as SortKey) : DEFAULT_STATE.sort;
   const dirParam = p.get('dir');
@@ -75,6 +93,11 @@ export function parseUrlState(search: string): UrlState {
     tab: p.get('tab') === 'graph' ? 'graph' : p.get('tab') === 'health' ? 'health' : 'entry',
     pick: p.get('pick') ?? '',
     full: p.get('full') === '1',
+    planTab: planTab === 'document' || planTab === 'history' ? planTab : null,
+    from: p.get('from') || null,
+    to: p.get('to') || null,
+    layout: p.get('layout') === 'split' ? 'split' : 'inline',
+    raw: p.get('raw') === '1',
   };
 }
 
@@ -95,6 +118,11 @@ export function serializeUrlState(state: UrlState): string {
   if (state.tab !== 'entry') p.set('tab', state.tab);
   if (state.pick) p.set('pick', state.pick);
   if (state.full) p.set('full', '1');
+  if (state.planTab) p.set('ptab', state.planTab);
+  if (state.from) p.set('from', state.from);
+  if (state.to) p.set('to', state.to);
+  if (state.layout !== 'inline') p.set('layout', state.layout);
+  if (state.raw) p.set('raw', '1');
   const text = p.toString();
   return text ? `?${text}` : '';
 }

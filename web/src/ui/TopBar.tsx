@@ -29,7 +29,10 @@ const LIVE_TEXT: Record<LiveStatus, string> = {
 };
 
 export function TopBar(p: Props) {
-  const placeholder = p.view === 'plans' ? 'Search plans: title, file, project, text' : 'Search memory: name, file, description, text';
+  const placeholder =
+    p.view === 'plans' ? 'Search plans: title, file, project, text'
+    : p.view === 'archive' ? 'Search archived plans: title, file, project'
+    : 'Search memory: name, file, description, text';
   return (
     <header className="topbar">
       <a className="skip-link" href="#main">Skip to content</a>
@@ -42,6 +45,9 @@ export function TopBar(p: Props) {
         </button>
         <button type="button" role="tab" aria-selected={p.view === 'memory'} onClick={() => p.onView('memory')} title="Memory (2)">
           Memory {p.memoryCount !== null && <span className="count">{formatCount(p.memoryCount)}</span>}
+        </button>
+        <button type="button" role="tab" aria-selected={p.view === 'archive'} onClick={() => p.onView('archive')} title="Plans no longer on disk (3)">
+          Archive
         </button>
       </nav>
       <div className="search">

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 
 export interface KeyHandlers {
   focusSearch(): void;
-  switchView(view: 1 | 2): void;
+  switchView(view: 1 | 2 | 3): void;
   help(): void;
   escape(): boolean;
   move(delta: number): void;
@@ -25,7 +25,7 @@ export const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['/'], what: 'Focus the search box' },
   { keys: ['Ctrl K', '⌘ K'], what: 'Find anything: plans, memory and sessions, ranked' },
   { keys: ['n', 'N'], what: 'Next / previous search match in the open document' },
-  { keys: ['1', '2'], what: 'Plans / Memory' },
+  { keys: ['1', '2', '3'], what: 'Plans / Memory / Archive' },
   { keys: ['f'], what: 'Reader full screen on / off' },
   { keys: ['g'], what: 'Memory: link graph on / off' },
   { keys: ['c'], what: 'Copy the document as markdown' },
@@ -80,6 +80,9 @@ export function useGlobalKeys(handlers: KeyHandlers): void {
           break;
         case '2':
           h.switchView(2);
+          break;
+        case '3':
+          h.switchView(3);
           break;
         case '?':
           h.help();
