@@ -15,6 +15,10 @@ export const PRESETS: Record<string, HomeParams> = {
   small: { plans: 300, projects: 30, logBytes: 100 * MB, hugeShare: 0.02, memorySources: 15, topics: 10, seed: 1 },
 };
 
+/** The phases that can run alone (`--only`). */
+export const SOLO_PHASES = ['hostile', 'first-screen'] as const;
+export type Phase = (typeof SOLO_PHASES)[number];
+
 export interface Options {
   server: string;
   home: string | null;
@@ -34,8 +38,10 @@ export interface Options {
   cpuWindowS: number;
   appendWarmup: number;
   appendRounds: number;
+  /** Cold page loads of the first-screen phase. */
+  pageLoads: number;
   /** Run only this phase (with one server start before it), or every phase (null). */
-  only: 'hostile' | null;
+  only: Phase | null;
 }
 
 export function parseOptions(): Options {
@@ -65,6 +71,7 @@ export function parseOptions(): Options {
       'cpu-window': { type: 'string', default: '11' },
       'append-warmup': { type: 'string', default: '3' },
       'append-rounds': { type: 'string', default: '30' },
+      'page-loads': { type: 'string', default: '7' },
       only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -87,7 +94,9 @@ export function parseOptions(): Options {
   --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)
   --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
   --append-rounds N    measured appends of each kind for the in-process append cost (30)
-  --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start`);
+  --page-loads N       cold page loads in Chromium for the first screen (7; after one warm-up load)
+  --only PHASE         only that phase, after one start: hostile (huge plans and memory files saved and read)
+                       or first-screen (navigation to the first plan rows on screen, /usr/bin/chromium)`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -107,7 +116,8 @@ export function parseOptions(): Options {
   };
   const cpuWindowS = Number(values['cpu-window']);
   if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
-  if (values.only !== undefined && values.only !== 'hostile') throw new Error(`--only takes hostile, not ${values.only}`);
+  const only = values.only as Phase | undefined;
+  if (only !== undefined && !SOLO_PHASES.includes(only)) throw new Error(`--only takes ${SOLO_PHASES.join(' or ')}, not ${only}`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     server: values.server,
@@ -128,6 +138,7 @@ export function parseOptions(): Options {
     cpuWindowS,
     appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
     appendRounds: whole(values['append-rounds'], '--append-rounds'),
-    only: values.only === 'hostile' ? 'hostile' : null,
+    pageLoads: whole(values['page-loads'], '--page-loads'),
+    only: only ?? null,
   };
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
+import { measureFirstScreen, type FirstScreen } from './first-screen.js';
 import { measureFreshness } from './freshness.js';
 import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
@@ -23,7 +24,7 @@ import { measureReadFloor } from './read-floor.js';
 import { report } from './report.js';
 import type { Results } from './results.js';
 import type { RunContext } from './run-context.js';
-import { freePort, killAll, startServer, stopServer } from './server.js';
+import { freePort, killAll, startServer, stopServer, type Server } from './server.js';
 import { waitReady } from './starts.js';
 import { measureColdStarts, measureProcessStart, measureWarmRestarts } from './startup.js';
 import { measureThroughput } from './throughput.js';
@@ -78,13 +79,14 @@ async function main(): Promise<void> {
   const run: RunContext = { opts, home, facts, log, cacheDir, readFloor, results, warn, server: null };
 
   try {
-    if (opts.only === 'hostile') {
+    if (opts.only !== null) {
       const port = await freePort();
       const server = startServer(opts.server, home, port, cacheDir, log);
       run.server = server;
       const ready = await waitReady(server, performance.now(), facts, opts);
       if (ready.readyMs === null) throw new Error('the server never listed the home correctly');
-      results.hostile = await measureHostileFiles(run, server);
+      if (opts.only === 'hostile') results.hostile = await measureHostileFiles(run, server);
+      else results.firstScreen = await firstScreen(run, server);
       results.rssEndBytes = treeRss(server.pid).bytes;
     } else {
       await allPhases(run);
@@ -140,6 +142,9 @@ async function allPhases(run: RunContext): Promise<void> {
   // 5. Throughput.
   await measureThroughput(run, server, probe);
 
+  // 5b. The first screen in a browser, against the warm server.
+  results.firstScreen = await firstScreen(run, server);
+
   // 6. Warm restarts with the home unchanged. When NODE_EXTRA_CA_CERTS is set, starts without it take turns
   // with those as measured everywhere else; the last of the latter keeps running for what follows.
   server = await measureWarmRestarts(run, server);
@@ -154,6 +159,19 @@ async function allPhases(run: RunContext): Promise<void> {
 
   // 9. Huge plans and memory files saved and read.
   results.hostile = await measureHostileFiles(run, server);
+}
+
+/** The first-screen phase; a machine without Chromium skips it with a warning instead of failing the run. */
+async function firstScreen(run: RunContext, server: Server): Promise<FirstScreen | null> {
+  try {
+    const f = await measureFirstScreen(server, run.opts.pageLoads);
+    console.log(`first screen: plan rows ${f.medianMs} ms after navigation (median of ${f.loads}: ${f.rowsMs.join(', ')}), ` +
+      `${Math.round(f.transferBytes / 1024)} KB over the wire`);
+    return f;
+  } catch (err) {
+    run.warn(`first screen not measured: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    return null;
+  }
 }
 
 const invoked = process.argv[1] ? fs.realpathSync(process.argv[1]) : '';
