@@ -10,6 +10,7 @@ import type { MemoryListing } from '../api/types';
 import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
 import { formatCount } from '../ui/format';
+import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { EntryReader } from './EntryReader';
 import { kindLabel } from './healthSummary';
 import { LinkGraph } from './LinkGraph';
@@ -29,6 +30,7 @@ interface Props {
   plansBySession: Map<string, PlanMetadata>;
   searchPending: boolean;
   searchFailed: boolean;
+  onRetrySearch(): void;
   dark: boolean;
   onOpenPlan(filename: string): void;
   onNavigate(nav: string): void;
@@ -37,6 +39,7 @@ interface Props {
 export function MemoryView(props: Props) {
   const { remote, model, url, setUrl, shownEntry } = props;
   const toast = useToast();
+  const split = useSplit('memory');
 
   if (remote.status === 'loading' && !remote.data) {
     return <div className="state-panel loading" aria-busy="true">Loading memory…</div>;
@@ -68,8 +71,8 @@ export function MemoryView(props: Props) {
   const totalShown = [...model.visible.values()].reduce((n, list) => n + list.length, 0);
 
   return (
-    <div className={`split memory-split${url.entry || url.tab === 'graph' ? ' has-reader' : ''}`}>
-      <aside className="pane-list memory-sidebar" aria-label="Memory list">
+    <div ref={split.ref} style={split.style} className={`split memory-split${url.entry || url.tab === 'graph' ? ' has-reader' : ''}`}>
+      <aside className="pane-list memory-sidebar" id="memory-list" aria-label="Memory list">
         <div className="list-toolbar">
           <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
           <div className="list-counts" role="status" aria-live="polite">
@@ -77,7 +80,12 @@ export function MemoryView(props: Props) {
               <>
                 {formatCount(totalShown)} {totalShown === 1 ? 'match' : 'matches'}
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
-                {props.searchFailed && <span className="error-text"> · content search failed</span>}
+                {props.searchFailed && (
+                  <span className="error-text">
+                    {' '}· the search of the text failed{' '}
+                    <button type="button" className="link-button" onClick={props.onRetrySearch}>Retry</button>
+                  </span>
+                )}
               </>
             ) : (
               <>
@@ -88,7 +96,12 @@ export function MemoryView(props: Props) {
           </div>
         </div>
         <div className="memory-scroll">
-          {model.searching && totalShown === 0 ? (
+          {model.searching && totalShown === 0 && props.searchFailed ? (
+            <div className="state-panel error small">
+              <p>The search failed: memory that mentions “{url.q.trim()}” in its text may be missing.</p>
+              <button type="button" onClick={props.onRetrySearch}>Retry</button>
+            </div>
+          ) : model.searching && totalShown === 0 ? (
             <div className="state-panel empty small">
               <p>No memory matches {url.q ? <>“{url.q}”</> : 'these filters'}.</p>
               <button type="button" onClick={() => setUrl({ q: '', types: [] })}>Clear search and filters</button>
@@ -102,6 +115,7 @@ export function MemoryView(props: Props) {
             />
           )}
         </div>
+        <SplitHandle split={split} controls="memory-list" label="Width of the memory list" />
       </aside>
       <main className="pane-main" id="main">
         {!source ? (
@@ -148,6 +162,11 @@ export function MemoryView(props: Props) {
                 onOpen={openEntry}
                 onDangling={(label) => toast(`${label} does not exist: a link points to a missing file`)}
               />
+            ) : url.entry && !model.activeEntry ? (
+              <div className="state-panel">
+                <h2>This memory file is gone</h2>
+                <p>{url.entry.slice(url.entry.lastIndexOf('/') + 1)} was deleted or renamed on disk. Pick another entry on the left.</p>
+              </div>
             ) : shownEntry ? (
               <EntryReader
                 key={shownEntry.id}
