@@ -10,6 +10,7 @@
 //   4. publish  (publish)          requests held until now are answered; the state is saved 2 s later;
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
+import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { PersistedState } from './domain/persisted.js';
@@ -37,6 +38,8 @@ export interface ViewerOptions {
   cacheDir?: string | null;
   /** Hears each start-up phase as it ends (PMV_TRACE=1 prints them; the benchmark reads them). */
   trace?: (phase: string) => void;
+  /** Bound of the observed plan versions kept under the cache dir (default 200 MB). */
+  historyLimitBytes?: number;
 }
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
@@ -55,6 +58,8 @@ export class Viewer {
   readonly sessions: SessionIndex;
   readonly plans: PlanStore;
   readonly memory: MemoryStore;
+  /** Plans' stories, the archive and session cards (domain/history/). */
+  readonly history: HistoryKeeper;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -68,9 +73,17 @@ export class Viewer {
   ) {
     this.sessions = sessions;
     this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true });
+    this.history = new HistoryKeeper({
+      claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
+      plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
+    });
     persisted.connect(
-      { sessions: () => this.sessions, plans: () => this.plans.saved() },
-      { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save) },
+      {
+        sessions: () => this.sessions,
+        plans: () => this.plans.saved(),
+        history: () => ({ toJSON: () => this.history.index.toJSON(), save: () => this.history.save() }),
+      },
+      { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
     );
     this.memory = new MemoryStore({
       claudeDir: options.claudeDir,
@@ -80,6 +93,7 @@ export class Viewer {
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
+      this.history.planChanged(change);
       this.emit({ type: 'plans', ...change });
     });
     this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
@@ -109,6 +123,7 @@ export class Viewer {
     const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers);
     const saved = persisted.restorePlans();
     viewer.plans.restore(saved.facts, saved.list);
+    persisted.restoreHistory((data) => viewer.history.index.restore(data));
     options.trace?.('caches loaded');
     return viewer;
   }
@@ -177,6 +192,7 @@ export class Viewer {
     if (!this.watchStarted) {
       this.watchStarted = true;
       this.plans.startSearchPrep();
+      void this.history.start();
       this.watching = this.watchNow();
     }
     return this.watching;
@@ -215,6 +231,7 @@ export class Viewer {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
     this.persisted.changed('sessions');
+    void this.history.logChanged(null);
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -274,6 +291,8 @@ export class Viewer {
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
     this.persisted.changed('sessions');
+    // A plan's story can grow without any link changing (a Write of a plan already linked).
+    void this.history.logChanged(filepath);
     if (!changed) return;
     const cwds = this.sessions.knownCwds();
     if (!sameList(before, cwds) || projectsSignature(this.sessions.projectFolders()) !== foldersBefore) {
@@ -312,6 +331,7 @@ export class Viewer {
   async close(): Promise<void> {
     this.closed = true;
     this.plans.close();
+    this.history.stop();
     await this.watchers?.close();
     await this.persisted.flush();
     this.listeners.clear();

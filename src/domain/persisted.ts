@@ -1,8 +1,10 @@
 // Everything the viewer derives and keeps between runs, in one place: the session index (each log's read
-// offset and facts) and the plan facts with the list last served. Each lives in a cache file of the user's
+// offset and facts), the plan facts with the list last served, and the transcripts' plan story facts (the
+// observed versions of plans, which are not derived but seen, keep their own store: history/observedVersions.ts). Each lives in a cache file of the user's
 // cache dir (cacheFile.ts: written atomically, marked with the derivation rules' version, see
 // derivation.ts); a restart restores them, and changes are saved soon after start and then at most once a
 // minute. New derived data joins here: a restore, a save, and its facts under the same version.
+import { CacheFile, MISSING, CORRUPT } from './cacheFile.js';
 import { PlanCache, type SavedPlans } from './plans/planCache.js';
 import { SessionIndexCache } from './sessions/indexCache.js';
 import type { SessionIndex, SessionIndexOptions } from './sessions/sessionIndex.js';
@@ -13,8 +15,9 @@ import type { Logger } from './types.js';
 const SAVE_DELAY_MS = 60_000;
 // After start the caches are saved soon, but not while the first requests are being answered.
 const FIRST_SAVE_DELAY_MS = 2000;
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 
-export type PersistedKind = 'sessions' | 'plans';
+export type PersistedKind = 'sessions' | 'plans' | 'history';
 
 /** How to save one kind: its saver runs it inside the queue that serializes that store's updates. */
 export type Savers = Record<PersistedKind, (save: () => Promise<void>) => Promise<void>>;
@@ -22,6 +25,7 @@ export type Savers = Record<PersistedKind, (save: () => Promise<void>) => Promis
 export class PersistedState {
   private readonly index: SessionIndexCache | null;
   private readonly plans: PlanCache | null;
+  private readonly history: CacheFile | null;
   private readonly unsaved = new Set<PersistedKind>();
   private timer: NodeJS.Timeout | null = null;
   private due = Infinity;
@@ -31,6 +35,19 @@ export class PersistedState {
   constructor(cacheDir: string | null, claudeDir: string, projectsDir: string, logger?: Logger) {
     this.index = cacheDir ? new SessionIndexCache(cacheDir, projectsDir, logger) : null;
     this.plans = cacheDir ? new PlanCache(cacheDir, claudeDir, logger) : null;
+    this.history = cacheDir ? new CacheFile(cacheDir, 'history', claudeDir, MAX_HISTORY_BYTES) : null;
+    this.logger = logger;
+  }
+
+  private readonly logger: Logger | undefined;
+
+  /** The transcripts' plan facts the last run saved, for `restore` to take (false: none usable). */
+  restoreHistory(restore: (data: unknown) => boolean): boolean {
+    const data = this.history?.read() ?? MISSING;
+    if (data === MISSING) return false;
+    if (data !== CORRUPT && restore(data)) return true;
+    this.logger?.warn(`ignoring the history cache ${this.history!.file}: not a valid cache; rebuilding it`);
+    return false;
   }
 
   /** The session index the last run saved, when its rules and its projects dir are this run's. */
@@ -44,10 +61,18 @@ export class PersistedState {
   }
 
   /** Where a save takes what it writes from: the stores, through their queues. */
-  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans }, savers: Savers): void {
+  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans; history: () => { toJSON(): unknown; save(): void } }, savers: Savers): void {
     this.saveNow = async (): Promise<void> => {
       if (this.unsaved.delete('sessions')) await savers.sessions(async () => this.index?.save(what.sessions()));
       if (this.unsaved.delete('plans')) await savers.plans(async () => this.plans?.save(what.plans()));
+      if (this.unsaved.delete('history')) {
+        await savers.history(async () => {
+          const history = what.history();
+          history.save();
+          const result = await this.history?.write(history.toJSON() as object);
+          if (typeof result === 'string') this.logger?.warn(`could not save the history cache: ${result}`);
+        });
+      }
     };
   }
 

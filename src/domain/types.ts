@@ -2,6 +2,7 @@
 // domain never loads TypeBox or anything of HTTP); this file re-exports their types for the domain.
 export type * from '../contract/shapes.js';
 export type { MemoryListing } from '../contract/endpoints.js';
+export type { ArchivedPlan, PlanEvent, PlanVersion, SessionCard } from '../contract/history.js';
 
 /** Where the domain reports what it skipped or refused; the CLI prints it, tests collect it. */
 export interface Logger {

@@ -13,6 +13,7 @@ import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
+import { historyRoutes } from './routes/history.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
 import { endpoints } from '../contract/endpoints.js';
@@ -133,6 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const schema of Object.values(components)) app.addSchema(schema);
 
   planRoutes(app, options.viewer);
+  historyRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);

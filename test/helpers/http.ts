@@ -66,6 +66,8 @@ export async function startServer(options: {
   allowedHosts?: string[];
   watch?: boolean;
   webDir?: string;
+  /** Where the viewer keeps what it derives and observes (none by default). */
+  cacheDir?: string | null;
 }): Promise<Running> {
   const warnings: string[] = [];
   const opened: string[] = [];
@@ -74,6 +76,7 @@ export async function startServer(options: {
     homeDir: options.homeDir ?? os.homedir(),
     logger: { warn: (m) => warnings.push(m) },
     watch: options.watch ?? false,
+    cacheDir: options.cacheDir ?? null,
   });
   await viewer.watching;
   const app = await buildServer({

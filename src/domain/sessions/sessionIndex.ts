@@ -142,6 +142,30 @@ export class SessionIndex {
     return null;
   }
 
+  /** Every session whose lines carry `slug` (resumed, continued and forked sessions share one), sorted. */
+  sessionsForSlug(slug: string): string[] {
+    const sessions = new Set<string>();
+    for (const tracked of this.files.values()) {
+      const sessionId = tracked.log.facts.slugs.get(slug);
+      if (sessionId !== undefined) sessions.add(sessionId);
+    }
+    return [...sessions].sort();
+  }
+
+  /** The slugs on a session's lines. */
+  slugsOfSession(sessionId: string): string[] {
+    const slugs = new Set<string>();
+    for (const tracked of this.files.values()) {
+      for (const [slug, id] of tracked.log.facts.slugs) if (id === sessionId) slugs.add(slug);
+    }
+    return [...slugs].sort();
+  }
+
+  /** Every log the index reads. */
+  logFiles(): string[] {
+    return [...this.files.keys()];
+  }
+
   cwdForSession(sessionId: string): string | null {
     return this.view.sessions.get(sessionId) ?? null;
   }

@@ -1,0 +1,121 @@
+// The plan-history endpoints (extensions beyond interface 1.4.0): a plan's versions and plan-mode events,
+// one version's text, the archive of plans that left the disk, and session cards. Same conventions as
+// endpoints.ts: TypeBox schemas drive validation, the OpenAPI document and the types the domain and the
+// UI import.
+import {
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union, Unsafe,
+  type Static,
+} from 'typebox';
+import { errors } from './endpoints.js';
+
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Unsafe } as const;
+
+const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
+const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: 'number', nullable: true, description });
+
+const text = (description: string, example: string) => ({
+  description,
+  content: { 'text/plain': { schema: { type: 'string', example } } },
+});
+
+export const PlanVersionSchema = Type.Object({
+  id: Type.String({ description: 'Stable within a home: t… a tool call, o… a content the viewer saw, d… the file on disk' }),
+  at: NullableString('When this version was written (the tool call\'s timestamp, else the file\'s mtime)'),
+  source: Type.Union([Type.Literal('write'), Type.Literal('edit'), Type.Literal('observed'), Type.Literal('disk')], {
+    description: 'write: a Write call (the whole text); edit: an Edit or MultiEdit applied to the version before; observed: a content the viewer saw of the file that no tool call explains; disk: the file now, when it is none of the others',
+  }),
+  sessionId: NullableString('The session that wrote it (tool calls only)'),
+  agentId: NullableString('The subagent that wrote it, when a subagent did'),
+  size: Type.Integer({ description: 'Bytes of its text (UTF-8)' }),
+  lineCount: Type.Integer(),
+  gapBefore: Type.Boolean({ description: 'Some change before it could not be rebuilt (an edit whose old text was not there, or a story starting with edits): the story resumes here' }),
+}, { additionalProperties: false });
+
+export const PlanEventSchema = Type.Object({
+  at: NullableString('When it happened'),
+  kind: Type.Union([Type.Literal('plan-mode-entered'), Type.Literal('plan-mode-exited'), Type.Literal('plan-approved'), Type.Literal('plan-rejected')]),
+  sessionId: NullableString('The session it happened in'),
+  feedback: NullableString('What the user typed when rejecting the plan, if anything'),
+}, { additionalProperties: false });
+
+export const ArchivedPlanSchema = Type.Object({
+  filename: Type.String(),
+  filepath: Type.String({ description: 'Where it was' }),
+  title: Type.String({ description: 'The first heading of the last version the viewer kept; else the file name without .md' }),
+  lastVersionAt: NullableString('When its last known version was written or seen'),
+  deletedAt: NullableString('When the viewer found it gone, if it saw it go'),
+  project: NullableString('Project of its session'),
+  sessionId: NullableString('The session that last wrote it, else its slug\'s'),
+}, { additionalProperties: false });
+
+export const SessionCardSchema = Type.Object({
+  sessionId: Type.String(),
+  title: NullableString('The latest /rename, else its AI title, else its summary'),
+  firstPrompt: NullableString('The first thing the user typed'),
+  lastPrompt: NullableString('The last thing the user typed'),
+  gitBranch: NullableString('Git branch of its last line'),
+  cwd: NullableString('Working directory'),
+  project: NullableString('Last path segment of cwd'),
+  version: NullableString('Claude Code version of its last line'),
+  entrypoint: NullableString('cli, claude-vscode, sdk-…'),
+  firstAt: NullableString('First timestamp'),
+  lastAt: NullableString('Last timestamp'),
+  costUsd: NullableNumber('Total cost in USD, when a cost-state line says'),
+  linesAdded: NullableNumber('Lines added, when a cost-state line says'),
+  linesRemoved: NullableNumber('Lines removed, when a cost-state line says'),
+  subagents: Type.Array(Type.Object({
+    agentId: Type.String(),
+    type: NullableString('agentType from its .meta.json'),
+    description: NullableString('description from its .meta.json'),
+  }, { additionalProperties: false })),
+  plans: Type.Array(Type.String(), { description: 'File names of listed plans it belongs to' }),
+  resumeCommand: Type.String({ description: 'cd <cwd> && claude --resume <sessionId>' }),
+}, { additionalProperties: false });
+
+const PlanName = Type.Object({ filename: Type.String({ description: 'A plan file name, listed or archived' }) });
+
+export const historyEndpoints = {
+  history: {
+    summary: 'A plan\'s versions and plan-mode events, oldest first (extension)',
+    description: 'For plans listed by GET /api/plans and plans in GET /api/archive. Versions come from the transcripts\' Write/Edit/MultiEdit calls, from contents the viewer saw, and from the file on disk; events from plan-mode attachments and ExitPlanMode answers. The logs are read in the background after start: until then a story holds what was read so far.',
+    params: PlanName,
+    response: {
+      200: Type.Object({
+        filename: Type.String(),
+        versions: Type.Array(PlanVersionSchema),
+        events: Type.Array(PlanEventSchema),
+        sessions: Type.Array(Type.String(), { description: 'Every session of the plan: by its slug, by writing it, by plan mode naming it' }),
+        retention: Type.Object({
+          cleanupPeriodDays: Type.Number({ description: 'From the user settings (cleanupPeriodDays), else 30' }),
+          deletesAt: NullableString('When Claude Code will delete the plan (its mtime plus the period); null for plans it does not delete (other folders, archived)'),
+        }, { additionalProperties: false }),
+      }, { additionalProperties: false }),
+      400: errors.badRequest, 403: errors.forbidden, 404: text('No such plan, listed or archived', 'Plan not found'),
+    },
+  },
+  version: {
+    summary: 'The text of one version of a plan (extension)',
+    params: Type.Object({ filename: Type.String(), id: Type.String({ description: 'A version id from the plan\'s history' }) }),
+    response: {
+      200: Type.Object({ content: Type.String() }),
+      400: errors.badRequest, 403: errors.forbidden, 404: text('No such plan or version', 'Version not found'),
+    },
+  },
+  archive: {
+    summary: 'Plans no longer on disk whose versions are still readable (extension)',
+    description: 'Newest first; one per file name. Not in GET /api/plans, which lists what is on disk.',
+    response: { 200: Type.Object({ plans: Type.Array(ArchivedPlanSchema) }), 400: errors.badRequest, 403: errors.forbidden },
+  },
+  session: {
+    summary: 'A session\'s card (extension)',
+    params: Type.Object({ sessionId: Type.String() }),
+    response: { 200: SessionCardSchema, 400: errors.badRequest, 403: errors.forbidden, 404: text('No log names this session', 'Session not found') },
+  },
+} as const;
+
+export type PlanVersion = Static<typeof PlanVersionSchema>;
+export type PlanEvent = Static<typeof PlanEventSchema>;
+export type ArchivedPlan = Static<typeof ArchivedPlanSchema>;
+export type SessionCard = Static<typeof SessionCardSchema>;
+export type PlanHistoryBody = Static<(typeof historyEndpoints)['history']['response'][200]>;
+export type ArchiveBody = Static<(typeof historyEndpoints)['archive']['response'][200]>;

@@ -1,0 +1,221 @@
+// The plan story facts of every session log (historyLog.ts), kept current log by log. It follows the
+// session index's list of logs: a first start reads them all in the background, after the first answers;
+// later starts restore what was read (persisted.ts) and read only what was appended since.
+import { TimeSlicer } from '../timeSlicer.js';
+import { readHistoryLog, type HistoryLog } from './historyLog.js';
+import { emptySessionFacts, type ExitCall, type FileWrite, type ModeChange, type SessionFacts } from './transcriptFacts.js';
+
+const FORMAT = 'plan-memory-viewer/history';
+const VERSION = 1;
+
+/** A write with the log that holds it (its content is read from there). */
+export interface LoggedWrite extends FileWrite {
+  log: string;
+}
+
+export class HistoryIndex {
+  private logs = new Map<string, HistoryLog>();
+  /** Bumped when any log's facts change: what is derived from the index (stories, the archive) keys on it. */
+  version = 0;
+  private readonly listeners = new Set<() => void>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** `logFiles`: the session logs that exist now (the session index's list). */
+  constructor(private readonly logFiles: () => string[]) {}
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every log brought up to date, in time slices; logs no longer listed are forgotten. */
+  refresh(): Promise<void> {
+    return this.serially(async () => {
+      const slicer = new TimeSlicer();
+      const files = this.logFiles();
+      const present = new Set(files);
+      let changed = false;
+      for (const file of [...this.logs.keys()]) {
+        if (!present.has(file)) changed = this.logs.delete(file) || changed;
+      }
+      for (const file of files) changed = (await this.read(file, slicer)) || changed;
+      if (changed) this.bump();
+    });
+  }
+
+  /** One log changed, appeared or vanished (a watcher's report, after the session index took it in). */
+  update(file: string): Promise<void> {
+    return this.serially(async () => {
+      if (await this.read(file, new TimeSlicer())) this.bump();
+    });
+  }
+
+  /** Markdown writes to `filePath`, oldest first (by time, then by where they are in their log). */
+  writesTo(filePath: string): LoggedWrite[] {
+    const writes: LoggedWrite[] = [];
+    for (const [log, history] of this.logs) {
+      for (const write of history.facts.writes) if (write.filePath === filePath) writes.push({ ...write, log });
+    }
+    return writes.sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
+  }
+
+  /** Every markdown file a tool call wrote, with the time of its last write. */
+  writtenFiles(): Map<string, { at: string | null; sessionId: string | null }> {
+    const files = new Map<string, { at: string | null; sessionId: string | null }>();
+    for (const history of this.logs.values()) {
+      for (const write of history.facts.writes) {
+        const known = files.get(write.filePath);
+        if (known === undefined || compareTimes(known.at, write.at) < 0) files.set(write.filePath, { at: write.at, sessionId: write.sessionId });
+      }
+    }
+    return files;
+  }
+
+  /**
+   * Plan files a hook renamed: a session wrote `<folder>/<old>.md`, and later plan-mode attachments of the
+   * same session name another file of that folder (Claude Code reports the plan's current path). Old path
+   * -> the path named after it. Callers keep only old paths that are gone from disk.
+   */
+  renames(): Map<string, string> {
+    const named = new Map<string, { path: string; at: string | null }[]>();
+    for (const history of this.logs.values()) {
+      for (const mode of history.facts.modes) {
+        if (mode.sessionId === null || mode.planFilePath === null) continue;
+        const list = named.get(mode.sessionId) ?? [];
+        list.push({ path: mode.planFilePath, at: mode.at });
+        named.set(mode.sessionId, list);
+      }
+    }
+    const renames = new Map<string, string>();
+    for (const history of this.logs.values()) {
+      for (const write of history.facts.writes) {
+        const later = write.sessionId === null ? undefined : named.get(write.sessionId)?.find((m) =>
+          m.path !== write.filePath && dirname(m.path) === dirname(write.filePath) && compareTimes(write.at, m.at) <= 0);
+        if (later !== undefined) renames.set(write.filePath, later.path);
+      }
+    }
+    return renames;
+  }
+
+  /** Plan-mode changes naming `planFilePath`, and ExitPlanMode calls of the given sessions. */
+  planModeEvents(planFilePath: string, sessions: ReadonlySet<string>): { modes: ModeChange[]; exits: ExitCall[] } {
+    const modes: ModeChange[] = [];
+    const exits: ExitCall[] = [];
+    for (const history of this.logs.values()) {
+      for (const mode of history.facts.modes) if (mode.planFilePath === planFilePath) modes.push(mode);
+      for (const exit of history.facts.exits) if (exit.sessionId !== null && sessions.has(exit.sessionId)) exits.push(exit);
+    }
+    return { modes, exits };
+  }
+
+  /** Sessions whose plan-mode attachments name `planFilePath`, or that wrote it. */
+  sessionsOf(planFilePath: string): Set<string> {
+    const sessions = new Set<string>();
+    for (const history of this.logs.values()) {
+      for (const mode of history.facts.modes) if (mode.planFilePath === planFilePath && mode.sessionId) sessions.add(mode.sessionId);
+      for (const write of history.facts.writes) if (write.filePath === planFilePath && write.sessionId) sessions.add(write.sessionId);
+    }
+    return sessions;
+  }
+
+  /** A session's facts, merged over its logs (its own and its subagents'); null when no log names it. */
+  session(sessionId: string): { facts: SessionFacts; logs: string[] } | null {
+    let merged: SessionFacts | null = null;
+    const logs: string[] = [];
+    for (const [log, history] of this.logs) {
+      const facts = history.facts.sessions[sessionId];
+      if (facts === undefined) continue;
+      logs.push(log);
+      merged = mergeSession(merged ?? emptySessionFacts(), facts);
+    }
+    return merged === null ? null : { facts: merged, logs };
+  }
+
+  /** Each session's facts, merged over its logs. */
+  sessionIds(): string[] {
+    const ids = new Set<string>();
+    for (const history of this.logs.values()) for (const id of Object.keys(history.facts.sessions)) ids.add(id);
+    return [...ids];
+  }
+
+  toJSON(): unknown {
+    return { format: FORMAT, version: VERSION, logs: [...this.logs] };
+  }
+
+  /** Restores what toJSON() wrote; false (and nothing restored) when it is not that. */
+  restore(data: unknown): boolean {
+    if (typeof data !== 'object' || data === null) return false;
+    const doc = data as { format?: unknown; version?: unknown; logs?: unknown };
+    if (doc.format !== FORMAT || doc.version !== VERSION || !Array.isArray(doc.logs)) return false;
+    const logs = new Map<string, HistoryLog>();
+    for (const entry of doc.logs as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isHistoryLog(entry[1])) return false;
+      logs.set(entry[0], entry[1]);
+    }
+    this.logs = logs;
+    this.bump();
+    return true;
+  }
+
+  private async read(file: string, slicer: TimeSlicer): Promise<boolean> {
+    const previous = this.logs.get(file) ?? null;
+    const next = await readHistoryLog(file, previous, slicer);
+    if (next === previous) return false;
+    if (next === null) return this.logs.delete(file);
+    this.logs.set(file, next);
+    return true;
+  }
+
+  private bump(): void {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+
+  private serially(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function dirname(p: string): string {
+  return p.slice(0, Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')));
+}
+
+/** ISO times compare as strings; an unknown time sorts first. */
+export function compareTimes(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
+}
+
+function mergeSession(into: SessionFacts, from: SessionFacts): SessionFacts {
+  const later = compareTimes(from.lastAt, into.lastAt) >= 0;
+  const pick = <T>(a: T | null, b: T | null): T | null => (later ? b ?? a : a ?? b);
+  return {
+    customTitle: pick(into.customTitle, from.customTitle),
+    aiTitle: pick(into.aiTitle, from.aiTitle),
+    summary: pick(into.summary, from.summary),
+    firstPrompt: compareTimes(from.firstAt, into.firstAt) < 0 && from.firstPrompt ? from.firstPrompt : into.firstPrompt ?? from.firstPrompt,
+    lastPrompt: pick(into.lastPrompt, from.lastPrompt),
+    gitBranch: pick(into.gitBranch, from.gitBranch),
+    cwd: into.cwd ?? from.cwd,
+    version: pick(into.version, from.version),
+    entrypoint: into.entrypoint ?? from.entrypoint,
+    firstAt: into.firstAt === null || (from.firstAt !== null && from.firstAt < into.firstAt) ? from.firstAt : into.firstAt,
+    lastAt: compareTimes(from.lastAt, into.lastAt) > 0 ? from.lastAt : into.lastAt,
+    costUsd: pick(into.costUsd, from.costUsd),
+    linesAdded: pick(into.linesAdded, from.linesAdded),
+    linesRemoved: pick(into.linesRemoved, from.linesRemoved),
+  };
+}
+
+function isHistoryLog(value: unknown): value is HistoryLog {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const facts = v.facts as Record<string, unknown> | undefined;
+  return typeof v.size === 'number' && typeof v.mtimeMs === 'number' && typeof v.ino === 'number' && typeof v.offset === 'number' &&
+    typeof facts === 'object' && facts !== null && Array.isArray(facts.writes) && Array.isArray(facts.exits) &&
+    Array.isArray(facts.modes) && typeof facts.sessions === 'object' && facts.sessions !== null;
+}

@@ -1,0 +1,160 @@
+// Every distinct content the viewer has seen of each plan, so that hand edits and tools that leave no
+// tool call have a history too, and a plan deleted from disk stays readable. Content-addressed (one file
+// per SHA-256 under the viewer's cache dir, never under the Claude Code home), deduplicated, and bounded:
+// past the limit the oldest observed versions are dropped first.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The default bound of what is kept; `--history-limit` changes it. */
+export const DEFAULT_HISTORY_LIMIT_BYTES = 200 * 1024 * 1024;
+const FORMAT = 'plan-memory-viewer/observed';
+
+export interface ObservedVersion {
+  sha: string;
+  size: number;
+  /** The file's mtime when this content was seen (ISO). */
+  at: string;
+}
+
+export interface ObservedPlan {
+  versions: ObservedVersion[];
+  /** When the viewer found the file gone (ISO), or null while it is on disk. */
+  goneAt: string | null;
+}
+
+export function contentHash(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class ObservedVersions {
+  private plans = new Map<string, ObservedPlan>();
+  private readonly objects: string;
+  private readonly indexFile: string;
+  private dirty = false;
+
+  /** `dir`: this home's folder under the cache dir; null keeps nothing (the demo, tests without a cache). */
+  constructor(private readonly dir: string | null, private readonly limitBytes = DEFAULT_HISTORY_LIMIT_BYTES) {
+    this.objects = dir === null ? '' : path.join(dir, 'objects');
+    this.indexFile = dir === null ? '' : path.join(dir, 'index.json');
+    if (dir !== null) this.load();
+  }
+
+  /** Whether anything is kept at all (not for the demo home, nor without a cache dir). */
+  get keeping(): boolean {
+    return this.dir !== null && this.limitBytes > 0;
+  }
+
+  /** Records this content of the plan at `filepath` when it differs from the last one seen. */
+  observe(filepath: string, bytes: Buffer, mtimeMs: number): boolean {
+    if (!this.keeping) return false;
+    const sha = contentHash(bytes);
+    const plan = this.plans.get(filepath) ?? { versions: [], goneAt: null };
+    plan.goneAt = null;
+    if (plan.versions.at(-1)?.sha === sha) {
+      this.plans.set(filepath, plan);
+      return false;
+    }
+    try {
+      mkdirSync(this.objects, { recursive: true });
+      const object = path.join(this.objects, sha);
+      const tmp = `${object}.tmp.${process.pid}`;
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, object);
+    } catch {
+      return false; // an unwritable cache dir: no history kept, nothing else lost
+    }
+    plan.versions.push({ sha, size: bytes.length, at: new Date(mtimeMs).toISOString() });
+    this.plans.set(filepath, plan);
+    this.prune();
+    this.dirty = true;
+    return true;
+  }
+
+  /** The plan's file is gone from disk (first noticed now). */
+  gone(filepath: string, at = new Date()): void {
+    const plan = this.plans.get(filepath);
+    if (plan === undefined || plan.goneAt !== null) return;
+    plan.goneAt = at.toISOString();
+    this.dirty = true;
+  }
+
+  of(filepath: string): ObservedPlan | undefined {
+    return this.plans.get(filepath);
+  }
+
+  paths(): string[] {
+    return [...this.plans.keys()];
+  }
+
+  /** The bytes of a kept version, or null when they are gone (pruned, or the cache was cleared). */
+  content(sha: string): Buffer | null {
+    if (this.dir === null || !/^[0-9a-f]{64}$/.test(sha)) return null;
+    try {
+      return readFileSync(path.join(this.objects, sha));
+    } catch {
+      return null;
+    }
+  }
+
+  get totalBytes(): number {
+    const seen = new Map<string, number>();
+    for (const plan of this.plans.values()) for (const v of plan.versions) seen.set(v.sha, v.size);
+    let total = 0;
+    for (const size of seen.values()) total += size;
+    return total;
+  }
+
+  /** Writes the index when it changed (the objects are written as they come). */
+  save(): void {
+    if (this.dir === null || !this.dirty) return;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const tmp = `${this.indexFile}.tmp.${process.pid}`;
+      writeFileSync(tmp, JSON.stringify({ format: FORMAT, plans: [...this.plans] }));
+      renameSync(tmp, this.indexFile);
+      this.dirty = false;
+    } catch {
+      // Kept in memory; the next save tries again.
+    }
+  }
+
+  /** Drops the oldest versions (over all plans) until what is kept fits the limit. */
+  private prune(): void {
+    let total = this.totalBytes;
+    if (total <= this.limitBytes) return;
+    const all = [...this.plans].flatMap(([filepath, plan]) => plan.versions.map((v) => ({ filepath, v })))
+      .sort((a, b) => (a.v.at < b.v.at ? -1 : a.v.at > b.v.at ? 1 : 0));
+    for (const { filepath, v } of all) {
+      if (total <= this.limitBytes) break;
+      const plan = this.plans.get(filepath)!;
+      plan.versions = plan.versions.filter((x) => x !== v);
+      if (plan.versions.length === 0) this.plans.delete(filepath);
+      if (!this.referenced(v.sha)) {
+        total -= v.size;
+        rmSync(path.join(this.objects, v.sha), { force: true });
+      }
+    }
+  }
+
+  private referenced(sha: string): boolean {
+    for (const plan of this.plans.values()) if (plan.versions.some((v) => v.sha === sha)) return true;
+    return false;
+  }
+
+  private load(): void {
+    try {
+      const doc = JSON.parse(readFileSync(this.indexFile, 'utf8')) as { format?: unknown; plans?: unknown };
+      if (doc.format !== FORMAT || !Array.isArray(doc.plans)) return;
+      for (const entry of doc.plans as unknown[]) {
+        if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+        const plan = entry[1] as ObservedPlan;
+        if (!Array.isArray(plan?.versions)) continue;
+        const versions = plan.versions.filter((v) => typeof v?.sha === 'string' && typeof v.size === 'number' && typeof v.at === 'string');
+        if (versions.length > 0) this.plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
+      }
+    } catch {
+      // No index yet, or not one of ours: start empty.
+    }
+  }
+}

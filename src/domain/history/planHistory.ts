@@ -1,0 +1,207 @@
+// Plans' stories, the archive of plans that left the disk, and session cards: what the history endpoints
+// answer, from the plan catalogue, the session index, the transcripts' plan facts and the observed versions.
+// Stories are built when asked for and kept for the few plans read last (a story reads its writes' lines).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readSettingsFileSync } from '../../config/settings.js';
+import { lastPathSegment } from '../files.js';
+import { firstHeading } from '../markdown/text.js';
+import type { PlanStore } from '../plans/planStore.js';
+import { candidateSlugs } from '../sessions/indexHelpers.js';
+import type { SessionIndex } from '../sessions/sessionIndex.js';
+import { compareTimes, type HistoryIndex } from './historyIndex.js';
+import type { ObservedVersions } from './observedVersions.js';
+import { planStory, type PlanStory } from './planStory.js';
+import type { SessionFacts } from './transcriptFacts.js';
+import type { ArchivedPlan, SessionCard } from '../types.js';
+
+const STORIES_KEPT = 16;
+/** Claude Code deletes plans in the shared plans folder after this many days, unless cleanupPeriodDays says otherwise. */
+export const DEFAULT_CLEANUP_DAYS = 30;
+
+export interface Retention {
+  cleanupPeriodDays: number;
+  /** When Claude Code will delete the plan (its mtime plus the period); null when it never will (not in the shared folder). */
+  deletesAt: string | null;
+}
+
+export interface PlanHistoryOptions {
+  claudeDir: string;
+  plans: PlanStore;
+  sessions: SessionIndex;
+  history: HistoryIndex;
+  observed: ObservedVersions;
+}
+
+export class PlanHistory {
+  private readonly stories = new Map<string, { key: string; story: PlanStory }>();
+
+  constructor(private readonly o: PlanHistoryOptions) {}
+
+  /** The story of a listed or archived plan, or null when there is no such plan. */
+  story(filename: string): PlanStory | null {
+    const planPath = this.o.plans.pathOf(filename) ?? this.archived(filename)?.filepath ?? null;
+    if (planPath === null) return null;
+    const disk = this.disk(planPath);
+    const key = `${this.o.history.version}\0${this.o.plans.version}\0${disk?.mtimeMs ?? '-'}\0${this.o.observed.of(planPath)?.versions.length ?? 0}`;
+    const kept = this.stories.get(planPath);
+    if (kept?.key === key) return kept.story;
+    const slugSessions = candidateSlugs(filename).flatMap((slug) => this.o.sessions.sessionsForSlug(slug));
+    const earlierPaths = [...this.goneRenames()].filter(([, to]) => to === planPath).map(([from]) => from);
+    const story = planStory(planPath, { history: this.o.history, observed: this.o.observed, disk, slugSessions, earlierPaths });
+    this.stories.delete(planPath);
+    this.stories.set(planPath, { key, story });
+    if (this.stories.size > STORIES_KEPT) this.stories.delete(this.stories.keys().next().value!);
+    return story;
+  }
+
+  /** The text of one version of a plan's story, or null. */
+  version(filename: string, id: string): string | null {
+    return this.story(filename)?.contents.get(id) ?? null;
+  }
+
+  /** When Claude Code will delete a listed plan (see Retention). */
+  retention(filename: string): Retention {
+    const cleanupPeriodDays = this.cleanupPeriodDays();
+    const plan = this.o.plans.find(filename);
+    const shared = plan !== undefined && path.dirname(plan.filepath) === path.join(this.o.claudeDir, 'plans');
+    const deletesAt = plan && shared ? new Date(Date.parse(plan.modified) + cleanupPeriodDays * 86_400_000).toISOString() : null;
+    return { cleanupPeriodDays, deletesAt };
+  }
+
+  cleanupPeriodDays(): number {
+    const value = readSettingsFileSync(path.join(this.o.claudeDir, 'settings.json'))?.cleanupPeriodDays;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_CLEANUP_DAYS;
+  }
+
+  /**
+   * Plans no longer on disk that the viewer saw or a transcript wrote (in a plans folder), newest first;
+   * one per file name (the latest).
+   */
+  archive(): ArchivedPlan[] {
+    const folders = new Set(this.o.plans.folderList);
+    const listed = new Set(this.o.plans.list().map((p) => p.filepath));
+    const candidates = new Map<string, { at: string | null; sessionId: string | null; deletedAt: string | null }>();
+    const renamed = this.goneRenames();
+    for (const [filepath, written] of this.o.history.writtenFiles()) {
+      // A plan a hook renamed lives on under its new name (whose story it joins).
+      if (renamed.has(filepath)) continue;
+      if (folders.has(path.dirname(filepath)) && !listed.has(filepath)) candidates.set(filepath, { ...written, deletedAt: null });
+    }
+    for (const filepath of this.o.observed.paths()) {
+      if (listed.has(filepath)) continue;
+      const observed = this.o.observed.of(filepath)!;
+      const last = observed.versions.at(-1)?.at ?? null;
+      const known = candidates.get(filepath);
+      candidates.set(filepath, {
+        at: known === undefined || compareTimes(known.at, last) < 0 ? last : known.at,
+        sessionId: known?.sessionId ?? null,
+        deletedAt: observed.goneAt,
+      });
+    }
+    const byName = new Map<string, ArchivedPlan>();
+    for (const [filepath, c] of candidates) {
+      const filename = path.basename(filepath);
+      if (this.o.plans.find(filename) !== undefined) continue; // the name is listed from another folder
+      const other = byName.get(filename);
+      if (other !== undefined && compareTimes(other.lastVersionAt, c.at) >= 0) continue;
+      const sessionId = c.sessionId ?? candidateSlugs(filename).map((slug) => this.o.sessions.sessionsForSlug(slug).at(-1)).find(Boolean) ?? null;
+      const cwd = sessionId === null ? null : this.o.sessions.cwdForSession(sessionId);
+      byName.set(filename, {
+        filename, filepath, title: this.archivedTitle(filepath, filename), lastVersionAt: c.at, deletedAt: c.deletedAt,
+        project: cwd === null ? null : lastPathSegment(cwd), sessionId,
+      });
+    }
+    return [...byName.values()].sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.filename < b.filename ? -1 : 1));
+  }
+
+  /** A session's card, or null when no log names it. */
+  session(sessionId: string): SessionCard | null {
+    const found = this.o.history.session(sessionId);
+    if (found === null) return null;
+    const { facts, logs } = found;
+    const cwd = facts.cwd ?? this.o.sessions.cwdForSession(sessionId);
+    const plans = new Set<string>();
+    for (const slug of this.o.sessions.slugsOfSession(sessionId)) {
+      for (const p of this.o.plans.list()) if (candidateSlugs(p.filename).includes(slug)) plans.add(p.filename);
+    }
+    const listedPaths = new Map(this.o.plans.list().map((p) => [p.filepath, p.filename]));
+    for (const [filepath] of this.o.history.writtenFiles()) {
+      const filename = listedPaths.get(filepath);
+      if (filename !== undefined && this.o.history.sessionsOf(filepath).has(sessionId)) plans.add(filename);
+    }
+    return {
+      sessionId,
+      title: titleOf(facts),
+      firstPrompt: facts.firstPrompt,
+      lastPrompt: facts.lastPrompt,
+      gitBranch: facts.gitBranch,
+      cwd,
+      project: cwd === null ? null : lastPathSegment(cwd),
+      version: facts.version,
+      entrypoint: facts.entrypoint,
+      firstAt: facts.firstAt,
+      lastAt: facts.lastAt,
+      costUsd: facts.costUsd,
+      linesAdded: facts.linesAdded,
+      linesRemoved: facts.linesRemoved,
+      subagents: logs.filter((log) => path.basename(path.dirname(log)) === 'subagents').map(subagentOf).sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
+      plans: [...plans].sort(),
+      resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
+    };
+  }
+
+  /** Renames (historyIndex.ts) whose old path is gone from disk and whose new one is listed. */
+  private goneRenames(): Map<string, string> {
+    const listed = new Set(this.o.plans.list().map((p) => p.filepath));
+    const renames = new Map<string, string>();
+    for (const [from, to] of this.o.history.renames()) if (!listed.has(from) && listed.has(to)) renames.set(from, to);
+    return renames;
+  }
+
+  private archived(filename: string): ArchivedPlan | undefined {
+    return this.archive().find((p) => p.filename === filename);
+  }
+
+  private disk(planPath: string): { text: string; mtimeMs: number } | null {
+    const record = this.o.plans.list().find((p) => p.filepath === planPath);
+    if (record === undefined) return null;
+    try {
+      return { text: readFileSync(planPath, 'utf8'), mtimeMs: Date.parse(record.modified) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** An archived plan's title: its last observed text's heading, else its file name. */
+  private archivedTitle(filepath: string, filename: string): string {
+    const last = this.o.observed.of(filepath)?.versions.at(-1);
+    const text = last === undefined ? null : this.o.observed.content(last.sha)?.toString('utf8') ?? null;
+    const heading = text === null ? null : firstHeading(text);
+    return heading?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
+  }
+}
+
+/** A session's title as Claude Code shows it: the latest /rename, else its AI title, else its summary. */
+export function titleOf(facts: SessionFacts): string | null {
+  return facts.customTitle ?? facts.aiTitle ?? facts.summary;
+}
+
+function subagentOf(log: string): SessionCard['subagents'][number] {
+  const agentId = path.basename(log, '.jsonl').replace(/^agent-/, '');
+  try {
+    const meta = JSON.parse(readFileSync(log.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as { agentType?: unknown; description?: unknown };
+    return {
+      agentId,
+      type: typeof meta.agentType === 'string' ? meta.agentType : null,
+      description: typeof meta.description === 'string' ? meta.description : null,
+    };
+  } catch {
+    return { agentId, type: null, description: null };
+  }
+}
+
+/** `value` as one word for a POSIX shell. */
+function shellQuote(value: string): string {
+  return /^[\w./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,167 @@
+// A plan's story: every version of its text and the plan-mode events around them. Versions come from the
+// transcripts (each Write gives the whole text; an Edit or MultiEdit applies to the version before it),
+// from what the viewer itself saw of the file (observed), and from the file on disk when it differs from
+// the last version rebuilt. An edit whose old text is not in the version before it leaves a gap: the story
+// resumes at the next Write, at an observed version or at the file on disk.
+import { countLines } from '../markdown/text.js';
+import { compareTimes, type HistoryIndex, type LoggedWrite } from './historyIndex.js';
+import { readLineAt } from './historyLog.js';
+import { contentHash, type ObservedVersions } from './observedVersions.js';
+import { parseLine } from './transcriptFacts.js';
+import type { PlanEvent, PlanVersion } from '../types.js';
+
+type StoryVersion = PlanVersion;
+type StoryEvent = PlanEvent;
+
+export interface PlanStory {
+  versions: StoryVersion[];
+  events: StoryEvent[];
+  /** Every session the plan belongs to: by its slug, by writing it, by plan mode naming it. */
+  sessions: string[];
+  /** The text of each version, by id. */
+  contents: Map<string, string>;
+}
+
+export interface StorySources {
+  history: HistoryIndex;
+  observed: ObservedVersions;
+  /** The file on disk now, if it is there. */
+  disk: { text: string; mtimeMs: number } | null;
+  /** Sessions whose lines carry the plan's slug (the session index's answer). */
+  slugSessions: readonly string[];
+  /** Earlier paths of the plan (a hook renamed it): their writes are its first versions. */
+  earlierPaths?: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The input of the tool call in a write's line that wrote `filePath`. */
+function toolInput(write: LoggedWrite): Json | null {
+  const bytes = readLineAt(write.log, write.line.start, write.line.end);
+  const line = bytes && parseLine(bytes);
+  const message = line?.message;
+  if (!isObject(message) || !Array.isArray(message.content)) return null;
+  for (const item of message.content as unknown[]) {
+    if (isObject(item) && item.type === 'tool_use' && item.name === write.tool && isObject(item.input) && item.input.file_path === write.filePath) {
+      return item.input;
+    }
+  }
+  return null;
+}
+
+/** `text` with one edit applied, or null when its old text is not there (a gap). */
+export function applyEdit(text: string, edit: Json): string | null {
+  const oldString = edit.old_string;
+  const newString = edit.new_string;
+  if (typeof oldString !== 'string' || typeof newString !== 'string' || oldString === '' || !text.includes(oldString)) return null;
+  // split/join, not String.replace: `$&` and friends in new_string are text, not patterns.
+  if (edit.replace_all === true) return text.split(oldString).join(newString);
+  const at = text.indexOf(oldString);
+  return text.slice(0, at) + newString + text.slice(at + oldString.length);
+}
+
+/** The text after a write, given the text before it (null: unknown, after a gap). */
+export function applyWrite(tool: LoggedWrite['tool'], input: Json, before: string | null): string | null {
+  if (tool === 'Write') return typeof input.content === 'string' ? input.content : null;
+  if (before === null) return null;
+  if (tool === 'Edit') return applyEdit(before, input);
+  if (!Array.isArray(input.edits)) return null;
+  let text: string | null = before;
+  for (const edit of input.edits as unknown[]) {
+    if (text === null || !isObject(edit)) return null;
+    text = applyEdit(text, edit);
+  }
+  return text;
+}
+
+function versionOf(id: string, text: string, rest: Omit<StoryVersion, 'id' | 'size' | 'lineCount'>): StoryVersion {
+  return { id, size: Buffer.byteLength(text), lineCount: countLines(text), ...rest };
+}
+
+/** The story of the plan file at `planPath`. */
+export function planStory(planPath: string, sources: StorySources): PlanStory {
+  const contents = new Map<string, string>();
+  const versions: StoryVersion[] = [];
+  const sessions = new Set<string>([...sources.slugSessions, ...sources.history.sessionsOf(planPath)]);
+
+  // Transcript versions, in order; a gap leaves `current` unknown until the next Write.
+  let current: string | null = null;
+  let gap = false;
+  const seen = new Set<string>();
+  const writes = [planPath, ...(sources.earlierPaths ?? [])].flatMap((p) => sources.history.writesTo(p))
+    .sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
+  for (const write of writes) {
+    if (write.sessionId) sessions.add(write.sessionId);
+    const input = toolInput(write);
+    const next: string | null = input === null ? null : applyWrite(write.tool, input, current);
+    if (next === null) {
+      gap = true;
+      current = null;
+      continue;
+    }
+    current = next;
+    const id = `t${contentHash(`${write.log}\0${write.line.start}\0${write.tool}`).slice(0, 16)}`;
+    contents.set(id, next);
+    seen.add(contentHash(next));
+    versions.push(versionOf(id, next, {
+      at: write.at, source: write.tool === 'Write' ? 'write' : 'edit', sessionId: write.sessionId, agentId: write.agentId, gapBefore: gap,
+    }));
+    gap = false;
+  }
+
+  // What the viewer saw of the file that no tool call explains (hand edits, other tools, earlier runs);
+  // what is on disk now is the disk version below.
+  const diskSha = sources.disk === null ? null : contentHash(sources.disk.text);
+  const observed = sources.observed.of(planPath);
+  for (const version of observed?.versions ?? []) {
+    if (seen.has(version.sha) || version.sha === diskSha) continue;
+    const bytes = sources.observed.content(version.sha);
+    if (bytes === null) continue;
+    const text = bytes.toString('utf8');
+    const id = `o${version.sha.slice(0, 16)}`;
+    seen.add(version.sha);
+    contents.set(id, text);
+    versions.push(versionOf(id, text, { at: version.at, source: 'observed', sessionId: null, agentId: null, gapBefore: false }));
+  }
+  versions.sort((a, b) => compareTimes(a.at, b.at));
+
+  // The file on disk, when it is none of the versions above.
+  if (sources.disk !== null && diskSha !== null) {
+    const sha = diskSha;
+    if (!seen.has(sha)) {
+      const id = `d${sha.slice(0, 16)}`;
+      contents.set(id, sources.disk.text);
+      versions.push(versionOf(id, sources.disk.text, {
+        at: new Date(sources.disk.mtimeMs).toISOString(), source: 'disk', sessionId: null, agentId: null, gapBefore: gap,
+      }));
+    }
+  }
+  markGaps(versions);
+  return { versions, events: storyEvents(planPath, sessions, sources.history), sessions: [...sessions].sort(), contents };
+}
+
+/**
+ * After sorting, a transcript version that follows a gap keeps its mark; an observed or disk version right
+ * after it closes the gap (the story resumes there), so the mark moves to it.
+ */
+function markGaps(versions: StoryVersion[]): void {
+  for (let i = 1; i < versions.length; i++) {
+    const v = versions[i]!;
+    if (v.gapBefore && versions[i - 1]!.source === 'observed') v.gapBefore = false;
+  }
+}
+
+function storyEvents(planPath: string, sessions: Set<string>, history: HistoryIndex): StoryEvent[] {
+  const { modes, exits } = history.planModeEvents(planPath, sessions);
+  const events: StoryEvent[] = [
+    ...modes.map((m): StoryEvent => ({ at: m.at, kind: m.kind === 'entered' ? 'plan-mode-entered' : 'plan-mode-exited', sessionId: m.sessionId, feedback: null })),
+    ...exits.filter((e) => e.result !== null).map((e): StoryEvent => ({
+      at: e.at, kind: e.result === 'approved' ? 'plan-approved' : 'plan-rejected', sessionId: e.sessionId, feedback: e.feedback,
+    })),
+  ];
+  return events.sort((a, b) => compareTimes(a.at, b.at));
+}

@@ -1,0 +1,33 @@
+// GET /api/plans/{filename}/history, /api/plans/{filename}/versions/{id}, /api/archive, /api/sessions/{id}:
+// the plan-history extensions (src/contract/history.ts).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Viewer } from '../../viewer.js';
+import { historyEndpoints } from '../../contract/history.js';
+import { sendText } from '../errors.js';
+
+export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const stories = viewer.history.stories;
+
+  typed.get('/api/plans/:filename/history', { schema: historyEndpoints.history }, (request, reply) => {
+    const { filename } = request.params;
+    const story = stories.story(filename);
+    if (story === null) return sendText(reply, 404, 'Plan not found');
+    return { filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: stories.retention(filename) };
+  });
+
+  typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, (request, reply) => {
+    const content = stories.version(request.params.filename, request.params.id);
+    if (content === null) return sendText(reply, 404, 'Version not found');
+    return { content };
+  });
+
+  typed.get('/api/archive', { schema: historyEndpoints.archive }, () => ({ plans: stories.archive() }));
+
+  typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, (request, reply) => {
+    const card = stories.session(request.params.sessionId);
+    if (card === null) return sendText(reply, 404, 'Session not found');
+    return card;
+  });
+}
