@@ -16,7 +16,7 @@ export const PRESETS: Record<string, HomeParams> = {
 };
 
 /** The phases that can run alone (`--only`). */
-export const SOLO_PHASES = ['hostile', 'first-screen'] as const;
+export const SOLO_PHASES = ['hostile', 'history', 'first-screen'] as const;
 export type Phase = (typeof SOLO_PHASES)[number];
 
 export interface Options {
@@ -95,8 +95,10 @@ export function parseOptions(): Options {
   --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
   --append-rounds N    measured appends of each kind for the in-process append cost (30)
   --page-loads N       cold page loads in Chromium for the first screen (7; after one warm-up load)
-  --only PHASE         only that phase, after one start: hostile (huge plans and memory files saved and read)
-                       or first-screen (navigation to the first plan rows on screen, /usr/bin/chromium)`);
+  --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start
+  --only history       only the plan-history phase: --rounds cold starts and warm restarts to a built history,
+                       every plan's history checked, and the latency of each plan's history and of a version
+  --only first-screen  only the first-screen phase (navigation to the first plan rows on screen, /usr/bin/chromium)`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];

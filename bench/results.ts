@@ -1,6 +1,7 @@
 // The results JSON the runner writes, field by field (types only).
 
 import type { InProcessAppendResult } from './append-in-process.js';
+import type { HistoryResult } from './history.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
@@ -25,11 +26,6 @@ export interface Results {
   emptyHomeRssBytes: number;
   /** The median of the cold starts (by readyMs), and every start's readyMs (null: never correct). */
   cold: StartResult;
-  /**
-   * The same starts with PMV_CODE_CACHE=0, taking turns with those above: this viewer without the V8 code
-   * cache its build ships (what a first run on another Node version than the build's gets). Informational.
-   */
-  coldWithoutCodeCache?: StartResult;
   latency: Record<string, EndpointResult>;
   /** bench/load.ts (autocannon before 2026-11-21: its own limit, ~430 req/s here, capped these figures). */
   throughput: Throughput | null;
@@ -105,5 +101,7 @@ export interface Results {
   firstScreen?: FirstScreen | null;
   /** bench/hostile.ts: huge plans and memory files saved and read while small requests are timed. */
   hostile?: HostileCase[];
+  /** bench/history.ts (--only history): plan history built cold and warm, checked, and its endpoints' latency. */
+  history?: HistoryResult;
   warnings: string[];
 }

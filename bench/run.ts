@@ -14,6 +14,7 @@ import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
 import { measureFirstScreen, type FirstScreen } from './first-screen.js';
 import { measureFreshness } from './freshness.js';
+import { measureHistory } from './history.js';
 import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   const run: RunContext = { opts, home, facts, log, cacheDir, readFloor, results, warn, server: null };
 
   try {
-    if (opts.only !== null) {
+    if (opts.only === 'hostile' || opts.only === 'first-screen') {
       const port = await freePort();
       const server = startServer(opts.server, home, port, cacheDir, log);
       run.server = server;
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
       if (opts.only === 'hostile') results.hostile = await measureHostileFiles(run, server);
       else results.firstScreen = await firstScreen(run, server);
       results.rssEndBytes = treeRss(server.pid).bytes;
+    } else if (opts.only === 'history') {
+      results.history = await measureHistory(run);
+      if (run.server) results.rssEndBytes = treeRss(run.server.pid).bytes;
     } else {
       await allPhases(run);
     }
