@@ -15,6 +15,10 @@ export const PRESETS: Record<string, HomeParams> = {
   small: { plans: 300, projects: 30, logBytes: 100 * MB, hugeShare: 0.02, memorySources: 15, topics: 10, seed: 1 },
 };
 
+/** The phases that can run alone (`--only`). */
+export const SOLO_PHASES = ['hostile', 'history', 'first-screen', 'find'] as const;
+export type Phase = (typeof SOLO_PHASES)[number];
+
 export interface Options {
   server: string;
   home: string | null;
@@ -34,8 +38,10 @@ export interface Options {
   cpuWindowS: number;
   appendWarmup: number;
   appendRounds: number;
+  /** Cold page loads of the first-screen phase. */
+  pageLoads: number;
   /** Run only this phase (with one server start before it), or every phase (null). */
-  only: 'hostile' | 'history' | 'find' | null;
+  only: Phase | null;
 }
 
 export function parseOptions(): Options {
@@ -65,6 +71,7 @@ export function parseOptions(): Options {
       'cpu-window': { type: 'string', default: '11' },
       'append-warmup': { type: 'string', default: '3' },
       'append-rounds': { type: 'string', default: '30' },
+      'page-loads': { type: 'string', default: '7' },
       only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -87,10 +94,12 @@ export function parseOptions(): Options {
   --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)
   --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
   --append-rounds N    measured appends of each kind for the in-process append cost (30)
+  --page-loads N       cold page loads in Chromium for the first screen (7; after one warm-up load)
   --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start
   --only history       only the plan-history phase: --rounds cold starts and warm restarts to a built history,
                        every plan's history checked, and the latency of each plan's history and of a version
-  --only find          only the ranked search, in process: index build, size, one- and two-word query times`);
+  --only find          only the ranked search, in process: index build, size, one- and two-word query times
+  --only first-screen  only the first-screen phase (navigation to the first plan rows on screen, /usr/bin/chromium)`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -110,9 +119,8 @@ export function parseOptions(): Options {
   };
   const cpuWindowS = Number(values['cpu-window']);
   if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
-  if (values.only !== undefined && values.only !== 'hostile' && values.only !== 'history' && values.only !== 'find') {
-    throw new Error(`--only takes hostile, history or find, not ${values.only}`);
-  }
+  const only = values.only as Phase | undefined;
+  if (only !== undefined && !SOLO_PHASES.includes(only)) throw new Error(`--only takes ${SOLO_PHASES.join(' or ')}, not ${only}`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     server: values.server,
@@ -133,6 +141,7 @@ export function parseOptions(): Options {
     cpuWindowS,
     appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
     appendRounds: whole(values['append-rounds'], '--append-rounds'),
-    only: values.only === 'hostile' || values.only === 'history' || values.only === 'find' ? values.only : null,
+    pageLoads: whole(values['page-loads'], '--page-loads'),
+    only: only ?? null,
   };
 }

@@ -140,6 +140,14 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
         '<= 10 / 25 ms', le(q.p50Ms, 10) === true && le(q.p95Ms, 25) === true);
     }
   }
+  const fs = r.firstScreen;
+  if (fs) {
+    add(`first plan rows on screen after navigation (Chromium, median of ${fs.loads} cold loads)`,
+      `${fmt(fs.medianMs, 0, ' ms')} (${fs.rowsMs.join(', ')}; load average ${fs.loadAvg.join(' ')})`, '<= 700 ms', le(fs.medianMs, 700));
+    add('  first contentful paint', `${fmt(median(fs.fcpMs), 0, ' ms')} (${fs.fcpMs.join(', ')})`);
+    add('  page, scripts and styles: over the wire / decoded', `${fmt(fs.transferBytes / 1024, 0, ' KB')} / ${fmt(fs.decodedBytes / 1024, 0, ' KB')}`);
+    add('  GET /api/plans per load', String(fs.planRequests), '1 (preload taken)', fs.planRequests === 1);
+  }
   for (const h of r.hostile ?? []) {
     const slowest = Math.max(h.saveSlowestMs ?? Infinity, h.readSlowestMs, h.concurrentSlowestMs ?? 0);
     add(`hostile ${h.name}: slowest small request save / read${h.concurrentSlowestMs !== null ? ' / 4 readers' : ''}`,

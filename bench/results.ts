@@ -6,6 +6,7 @@ import type { FindBench } from './find.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
+import type { FirstScreen } from './first-screen.js';
 import type { EndpointResult } from './latency.js';
 import type { Throughput } from './load.js';
 import type { StartResult } from './starts.js';
@@ -97,6 +98,8 @@ export interface Results {
   /** The same appends to the session index alone, in the benchmark's process (bench/append-in-process.ts). */
   appendInProcess?: InProcessAppendResult | null;
   rssEndBytes: number;
+  /** bench/first-screen.ts: cold page loads in Chromium, navigation to the first plan rows on screen. */
+  firstScreen?: FirstScreen | null;
   /** bench/hostile.ts: huge plans and memory files saved and read while small requests are timed. */
   hostile?: HostileCase[];
   /** bench/history.ts (--only history): plan history built cold and warm, checked, and its endpoints' latency. */

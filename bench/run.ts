@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
 import { measureFind } from './find.js';
+import { measureFirstScreen, type FirstScreen } from './first-screen.js';
 import { measureFreshness } from './freshness.js';
 import { measureHistory } from './history.js';
 import { measureHostileFiles } from './hostile.js';
@@ -25,7 +26,7 @@ import { measureReadFloor } from './read-floor.js';
 import { report } from './report.js';
 import type { Results } from './results.js';
 import type { RunContext } from './run-context.js';
-import { freePort, killAll, startServer, stopServer } from './server.js';
+import { freePort, killAll, startServer, stopServer, type Server } from './server.js';
 import { waitReady } from './starts.js';
 import { measureColdStarts, measureProcessStart, measureWarmRestarts } from './startup.js';
 import { measureThroughput } from './throughput.js';
@@ -83,13 +84,14 @@ async function main(): Promise<void> {
     if (opts.only === 'find') {
       results.find = await measureFind(home);
       results.rssEndBytes = process.memoryUsage().rss;
-    } else if (opts.only === 'hostile') {
+    } else if (opts.only === 'hostile' || opts.only === 'first-screen') {
       const port = await freePort();
       const server = startServer(opts.server, home, port, cacheDir, log);
       run.server = server;
       const ready = await waitReady(server, performance.now(), facts, opts);
       if (ready.readyMs === null) throw new Error('the server never listed the home correctly');
-      results.hostile = await measureHostileFiles(run, server);
+      if (opts.only === 'hostile') results.hostile = await measureHostileFiles(run, server);
+      else results.firstScreen = await firstScreen(run, server);
       results.rssEndBytes = treeRss(server.pid).bytes;
     } else if (opts.only === 'history') {
       results.history = await measureHistory(run);
@@ -148,6 +150,9 @@ async function allPhases(run: RunContext): Promise<void> {
   // 5. Throughput.
   await measureThroughput(run, server, probe);
 
+  // 5b. The first screen in a browser, against the warm server.
+  results.firstScreen = await firstScreen(run, server);
+
   // 6. Warm restarts with the home unchanged. When NODE_EXTRA_CA_CERTS is set, starts without it take turns
   // with those as measured everywhere else; the last of the latter keeps running for what follows.
   server = await measureWarmRestarts(run, server);
@@ -162,6 +167,19 @@ async function allPhases(run: RunContext): Promise<void> {
 
   // 9. Huge plans and memory files saved and read.
   results.hostile = await measureHostileFiles(run, server);
+}
+
+/** The first-screen phase; a machine without Chromium skips it with a warning instead of failing the run. */
+async function firstScreen(run: RunContext, server: Server): Promise<FirstScreen | null> {
+  try {
+    const f = await measureFirstScreen(server, run.opts.pageLoads);
+    console.log(`first screen: plan rows ${f.medianMs} ms after navigation (median of ${f.loads}: ${f.rowsMs.join(', ')}), ` +
+      `${Math.round(f.transferBytes / 1024)} KB over the wire`);
+    return f;
+  } catch (err) {
+    run.warn(`first screen not measured: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    return null;
+  }
 }
 
 const invoked = process.argv[1] ? fs.realpathSync(process.argv[1]) : '';

@@ -4,8 +4,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { expectAccessible } from './helpers/axe.js';
 import { openPage, screenshot } from './helpers/browser.js';
 import { encodeKey, type Fixture } from './helpers/fixture.js';
 import { startServer } from './helpers/server.js';
@@ -25,6 +26,9 @@ async function addManySources(fx: Fixture): Promise<void> {
 }
 
 const env = useTestEnv({ extend: addManySources });
+// Each screen is walked, photographed and checked by axe (a second or more each on the shared cores):
+// a generous wait, not a time limit the UI must meet.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** Below this width a view shows its list or its reader, not both (app.css, "Phones"). */
 const PHONE_MAX = 640;
@@ -34,10 +38,8 @@ const SIZES = [
   { width: 800, height: 1000 },
   { width: 1400, height: 900 },
 ];
-// Dark only at the ends: the theme changes colours, not the layout, and each case costs a browser run.
-const CASES = SIZES.flatMap((size) =>
-  (size.width === 800 ? (['light'] as const) : (['light', 'dark'] as const)).map((scheme) => ({ ...size, scheme })),
-);
+// Both themes at every size: axe checks the colours of each screen, and they differ by theme.
+const CASES = SIZES.flatMap((size) => (['light', 'dark'] as const).map((scheme) => ({ ...size, scheme })));
 
 interface DocumentBox {
   scrollTop: number;
@@ -215,6 +217,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectInsideWindow(page, dialog, 'help dialog');
     await expectNoPageScroll(page, 'help');
     await screenshot(page, `layout-${tag}-help`);
+    await expectAccessible(page, `${tag} help`);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.locator('.help-dialog:not([open])').waitFor({ state: 'attached' });
     await context.close();
@@ -225,6 +228,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await page.waitForSelector('.grid-row');
     await expectNoPageScroll(page, 'plans list');
     await screenshot(page, `layout-${tag}-plans`);
+    await expectAccessible(page, `${tag} plans`);
 
     await page.locator(`.grid-row[data-filename="${env.fx.plans.rich}"]`).click();
     await page.locator('.markdown-body h1').waitFor();
@@ -235,6 +239,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectNoPageScroll(page, 'plan reader');
     await expectTopBarOnScreen(page, 'plan reader');
     await screenshot(page, `layout-${tag}-plan`);
+    await expectAccessible(page, `${tag} plan`);
 
     const back = page.getByRole('button', { name: 'Back to the plans list' });
     const close = page.getByRole('button', { name: 'Close the plan' });
@@ -253,6 +258,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectNoPageScroll(page, 'memory sources');
     await expectTopBarOnScreen(page, 'memory sources');
     await screenshot(page, `layout-${tag}-memory`);
+    await expectAccessible(page, `${tag} memory`);
 
     await sourceButton(page, 'webapp').click();
     await page.locator('.entry-button', { hasText: 'user-role' }).click();
@@ -263,6 +269,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectNoPageScroll(page, 'entry reader');
     await expectTopBarOnScreen(page, 'entry reader');
     await screenshot(page, `layout-${tag}-entry`);
+    await expectAccessible(page, `${tag} entry`);
 
     const back = page.getByRole('button', { name: 'Back to the memory list' });
     expect(await back.isVisible()).toBe(phone);
@@ -280,6 +287,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectInsideWindow(page, page.locator('.index-health'), 'index health');
     await expectNoPageScroll(page, 'index health');
     await screenshot(page, `layout-${tag}-index`);
+    await expectAccessible(page, `${tag} index`);
 
     await page.getByRole('tab', { name: 'Link graph' }).click();
     await page.locator('.link-graph .node').first().waitFor();
@@ -288,6 +296,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await expectNoPageScroll(page, 'link graph');
     await expectTopBarOnScreen(page, 'link graph');
     await screenshot(page, `layout-${tag}-graph`);
+    await expectAccessible(page, `${tag} graph`);
     if (phone) {
       await back.click();
       await expect.poll(async () => (await query(page)).get('tab')).toBeNull();
@@ -297,7 +306,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
   });
 });
 
-describe('the other screens at 360 px', () => {
+describe.each(['light', 'dark'] as const)('the other screens at 360 px, %s', (scheme) => {
   const viewport = { width: 360, height: 740 };
 
   it('an empty home (plans and memory) and the demo banner', async () => {
@@ -307,31 +316,34 @@ describe('the other screens at 360 px', () => {
     const empty = await startServer(home);
     const demo = await startServer(null, { args: ['--demo'] });
     try {
-      const w = await openPage(env.browser, empty.url, { viewport });
+      const w = await openPage(env.browser, empty.url, { viewport, colorScheme: scheme });
       await w.page.goto(empty.url);
       await w.page.getByText('No plans yet').waitFor();
       await expectNoPageScroll(w.page, 'no plans');
       await expectTopBarOnScreen(w.page, 'no plans');
-      await screenshot(w.page, 'layout-360-empty-plans');
+      await screenshot(w.page, `layout-360-${scheme}-empty-plans`);
+      await expectAccessible(w.page, `${scheme} empty plans`);
       await w.page.getByRole('tab', { name: /Memory/ }).click();
       await w.page.getByText('No auto memory yet').waitFor();
       await expectNoPageScroll(w.page, 'no memory');
-      await screenshot(w.page, 'layout-360-empty-memory');
+      await screenshot(w.page, `layout-360-${scheme}-empty-memory`);
+      await expectAccessible(w.page, `${scheme} empty memory`);
       await w.context.close();
 
-      const d = await openPage(env.browser, demo.url, { viewport });
+      const d = await openPage(env.browser, demo.url, { viewport, colorScheme: scheme });
       await d.page.goto(demo.url);
       await d.page.waitForSelector('.grid-row');
       await expectInsideWindow(d.page, d.page.locator('.demo-banner'), 'demo banner');
       await expectInsideWindow(d.page, d.page.getByRole('button', { name: 'Hide the demo notice' }), 'demo banner close');
       await expectNoPageScroll(d.page, 'demo');
       await expectTopBarOnScreen(d.page, 'demo');
-      await screenshot(d.page, 'layout-360-demo');
+      await screenshot(d.page, `layout-360-${scheme}-demo`);
+      await expectAccessible(d.page, `${scheme} demo`);
       await d.context.close();
     } finally {
       await empty.stop();
       await demo.stop();
       await rm(root, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -70,8 +70,9 @@ describe('live updates', () => {
     await page.locator('.grid-body').evaluate((el) => (el.scrollTop = 54 * 12));
     const topRow = () =>
       page.evaluate(() => {
-        const body = document.querySelector('.grid-body')!.getBoundingClientRect();
-        const el = document.elementFromPoint(body.left + 40, body.top + 10)?.closest('.grid-row') as HTMLElement | null;
+        // The first row below the column headers, which stay at the top of the scrolling grid.
+        const header = document.querySelector('.grid-header')!.getBoundingClientRect();
+        const el = document.elementFromPoint(header.left + 40, header.bottom + 10)?.closest('.grid-row') as HTMLElement | null;
         return el?.dataset.filename ?? null;
       });
     const before = await topRow();

@@ -16,7 +16,7 @@ describe('URL state', () => {
     await page.waitForSelector('.grid-row');
     await page.getByRole('searchbox').fill('task');
     await page.getByRole('button', { name: /Project:/ }).click();
-    await page.locator('.check-list label', { hasText: 'api' }).locator('input').check();
+    await page.getByRole('option', { name: /^\W*api/ }).click();
     await page.keyboard.press('Escape');
     await page.locator('.grid-header button', { hasText: 'Size' }).click();
     await page.locator('.grid-header button', { hasText: 'Size' }).click();

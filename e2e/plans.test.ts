@@ -80,13 +80,14 @@ describe('plans list', () => {
     const count = (p: string | null) => plans.filter((x) => x.project === p).length;
 
     await page.getByRole('button', { name: /Project:/ }).click();
-    const option = (name: string) => page.locator('.check-list label', { hasText: name });
+    const option = (name: string) => page.getByRole('option', { name: new RegExp(`^\\W*${name}`) });
     expect(await option('webapp').locator('.count').textContent()).toBe(String(count('webapp')));
     expect(await option('No project').locator('.count').textContent()).toBe(String(count(null)));
     await screenshot(page, 'plans-project-filter');
 
-    await option('webapp').locator('input').check();
-    await option('No project').locator('input').check();
+    await option('webapp').click();
+    await option('No project').click();
+    expect(await option('webapp').getAttribute('aria-selected')).toBe('true');
     await expect.poll(async () => (await query(page)).getAll('project')).toEqual(['webapp', '']);
     const expected = count('webapp') + count(null);
     await expect.poll(() => page.textContent('[data-testid="plan-counts"]')).toContain(`${expected} of 64 plans`);
@@ -234,6 +235,67 @@ describe('plan reader', () => {
     await diagram.getByRole('button', { name: 'Expand diagram' }).click();
     await diagram.getByRole('button', { name: 'Close expanded diagram' }).click();
     await expect.poll(() => diagram.getAttribute('class')).not.toContain('expanded');
+  });
+
+  it('gives code blocks a copy button, keyboard access and 4-column tabs', async () => {
+    const { page } = await env.open(`?plan=${env.fx.plans.rich}`);
+    const block = page.getByRole('group', { name: 'Code block, ts' });
+    await block.waitFor();
+    expect(await block.getAttribute('tabindex')).toBe('0');
+    expect(await block.evaluate((el) => getComputedStyle(el).tabSize)).toBe('4');
+    // Tab from the block reaches its own copy button.
+    await block.focus();
+    await page.keyboard.press('Tab');
+    const copy = page.locator('.code-block', { has: block }).getByRole('button', { name: 'Copy the code' });
+    expect(await copy.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => clipboard(page)).toBe(
+      "export function applyTheme(dark: boolean): void {\n  document.documentElement.dataset.theme = dark ? 'dark' : 'light';\n}\n",
+    );
+    await page.locator('.toast', { hasText: 'Copied the code' }).waitFor();
+    // Searching for the button's words finds nothing in the document: it adds no text.
+    await page.getByRole('searchbox').fill('Copy the code');
+    await expect.poll(() => page.textContent('.match-count')).toBe('No matches in this document');
+  });
+
+  it('holds the place of a diagram with a placeholder, never the raw source, and opens it fitted to the column', async () => {
+    const w = await env.open(`?plan=${env.fx.plans.login}`);
+    const { page } = w;
+    await page.locator('.markdown-body h1').waitFor();
+    // The renderer's chunk waits until the placeholder has been looked at.
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/mermaidRender-[\w-]+\.js$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.locator(`.grid-row[data-filename="${env.fx.plans.rich}"]`).click();
+    await page.waitForSelector('#h-diagram');
+    await page.evaluate(() => document.getElementById('h-diagram')!.scrollIntoView());
+    const diagram = page.locator('.mermaid-diagram');
+    await page.waitForSelector('.mermaid-diagram[data-status="loading"]');
+    expect(await page.locator('.mermaid-block .mermaid-source').isVisible()).toBe(false);
+    const placeholder = (await diagram.locator('.diagram-viewport').boundingBox())!;
+    expect(placeholder.height).toBeGreaterThanOrEqual(120);
+    expect(await diagram.locator('.diagram-placeholder').isVisible()).toBe(true);
+    await screenshot(page, 'reader-mermaid-placeholder');
+    release();
+
+    await page.waitForSelector('.mermaid-diagram[data-status="ready"]');
+    expect(await page.locator('.mermaid-block .mermaid-source').isVisible()).toBe(false);
+    const fit = await diagram.evaluate((el) => {
+      const viewport = el.querySelector('.diagram-viewport')!.getBoundingClientRect();
+      const svg = el.querySelector('.diagram-canvas svg')!.getBoundingClientRect();
+      const scale = Number(/scale\(([\d.]+)\)/.exec((el.querySelector('.diagram-canvas') as HTMLElement).style.transform)![1]);
+      return { viewportWidth: viewport.width, viewportHeight: viewport.height, width: svg.width, height: svg.height, scale };
+    });
+    // Whole width in the column, unless that would be below the readable 60%.
+    expect(fit.scale).toBeGreaterThanOrEqual(0.6);
+    expect(fit.scale).toBeLessThanOrEqual(1);
+    if (fit.scale > 0.6) expect(fit.width).toBeLessThanOrEqual(fit.viewportWidth);
+    // The box is as tall as the drawn diagram (no empty band), within its margins, and 120 px at least.
+    expect(Math.abs(fit.viewportHeight - Math.max(120, fit.height + 16))).toBeLessThanOrEqual(4);
+    await screenshot(page, 'reader-mermaid-fitted');
   });
 
   it('copies markdown and path, opens in the editor, goes full screen', async () => {

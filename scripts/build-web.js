@@ -1,5 +1,6 @@
 // Builds the React UI (web/) into dist/web with Vite, programmatically, so `npm run build:web`
-// needs no Vite CLI flags. The server serves dist/web/index.html at `/` and dist/web/assets/*.
+// needs no Vite CLI flags. The server serves dist/web/index.html at `/` and dist/web/assets/*, and the
+// brotli and gzip copies made here of each text file (compress-web.js).
 //
 // Besides dist/web it leaves, in dist/.build/ (kept out of the package and never served):
 //   web-modules.json  every module Vite put into a chunk, for build-notices.js
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { forgetBuilt } from './built.js';
+import { compressWeb } from './compress-web.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webRoot = fileURLToPath(new URL('../web/', import.meta.url));
@@ -52,3 +54,9 @@ if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html) || /<style[\s>]/i.test(html) || /
   console.error('dist/web/index.html contains inline script or style; the CSP would block it.');
   process.exit(1);
 }
+
+const t0 = performance.now();
+const packed = await compressWeb(outDir);
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+console.log(`dist/web: ${packed.files} files compressed in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+  `(${kb(packed.raw)}: brotli ${kb(packed.br)}, gzip ${kb(packed.gz)})`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendSerialized } from './json.js';
+import { chooseEncoding, etagMatches } from './acceptEncoding.js';
 
 interface Built {
   version: number;
@@ -45,8 +46,8 @@ export class CachedJson {
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const built = this.current();
     void reply.header('etag', built.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-    if (request.headers['if-none-match'] === built.etag) return reply.code(304).send();
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && built.body.length > 1024) {
+    if (etagMatches(request.headers['if-none-match'], built.etag)) return reply.code(304).send();
+    if (built.body.length > 1024 && chooseEncoding(request.headers['accept-encoding'], ['gzip']) === 'gzip') {
       built.gzipped ??= zlib().gzipSync(built.body, { level: 6 });
       return sendSerialized(reply.header('content-encoding', 'gzip'), built.gzipped);
     }

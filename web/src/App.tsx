@@ -1,15 +1,14 @@
 // The application shell: data loading, live updates, URL state, keyboard, and the two views.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from './api/client';
 import { connectEvents, type LiveStatus } from './api/events';
 import type { PlanMetadata } from './api/types';
 import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
 import { ArchiveView } from './history/ArchiveView';
-import { MemoryView } from './memory/MemoryView';
 import { useMemoryModel } from './memory/useMemoryModel';
 import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
-import { PlansView } from './plans/PlansView';
+import { loadPlanReader, PlansView } from './plans/PlansView';
 import type { View } from './state/url';
 import { useContent, useRemote, useServerSearch } from './state/useRemote';
 import { useUrlState } from './state/useUrlState';
@@ -17,10 +16,16 @@ import { openInEditor } from './ui/actions';
 import { emitCommand } from './ui/commands';
 import { DemoBanner } from './ui/DemoBanner';
 import { HelpDialog } from './ui/HelpDialog';
+import { LazyView, prefetchViews } from './ui/LazyView';
 import { useGlobalKeys } from './ui/keyboard';
 import { useTheme } from './ui/theme';
 import { useToast } from './ui/Toasts';
 import { TopBar } from './ui/TopBar';
+
+// The memory view (with the link graph and the frontmatter parser) is fetched when first shown: the
+// first screen is the plans list, and it should not wait for code it does not run.
+const loadMemoryView = () => import('./memory/MemoryView');
+const MemoryView = lazy(() => loadMemoryView().then((m) => ({ default: m.MemoryView })));
 
 const NO_PLANS: PlanMetadata[] = [];
 const FRESH_MS = 8000;
@@ -34,7 +39,12 @@ export function App() {
   const [demoDismissed, setDemoDismissed] = useState(false);
   const [serverDemo, setServerDemo] = useState(false);
   const [plansR, reloadPlans] = useRemote(useCallback((signal: AbortSignal) => api.plans(signal), []));
-  const [memoryR, reloadMemory] = useRemote(useCallback((signal: AbortSignal) => api.memory(signal), []));
+  // On the plans view the memory listing waits for the plans: its parsing and indexing would otherwise
+  // compete with the first screen's (it fills only a count there).
+  const [memoryR, reloadMemory] = useRemote(
+    useCallback((signal: AbortSignal) => api.memory(signal), []),
+    url.view === 'memory' || plansR.status !== 'loading',
+  );
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const [planBump, setPlanBump] = useState(0);
@@ -45,6 +55,10 @@ export function App() {
     const t = window.setInterval(() => setNow(Date.now()), 30_000);
     return () => window.clearInterval(t);
   }, []);
+
+  // Once the plans are on screen, the code of the other views comes in the background.
+  const firstScreenUp = plansR.status !== 'loading';
+  useEffect(() => (firstScreenUp ? prefetchViews([loadPlanReader, loadMemoryView]) : undefined), [firstScreenUp]);
 
   // Plans
   const plans = plansR.data ?? NO_PLANS;
@@ -75,8 +89,12 @@ export function App() {
   const memSearch = useServerSearch(url.view === 'memory' ? url.q : '', memoryR.version, (q, signal) => api.searchMemory(q, signal));
   const memUrl = url.view === 'memory' ? url : { ...url, q: '', types: [] };
   const model = useMemoryModel(memoryR.data, memUrl, memSearch.hits);
-  const shownEntry =
-    model.activeEntry ?? (model.activeSource ? model.entriesBySource.get(model.activeSource.id)?.find((e) => e.isIndex) ?? null : null);
+  // An entry named in the URL that the listing no longer has was deleted: the reader says so (MemoryView)
+  // rather than showing the folder's MEMORY.md in its place.
+  const entryGone = url.entry !== null && memoryR.data !== null && model.activeEntry === null;
+  const shownEntry = entryGone
+    ? null
+    : model.activeEntry ?? (model.activeSource ? model.entriesBySource.get(model.activeSource.id)?.find((e) => e.isIndex) ?? null : null);
   const entryContent = useContent(url.view === 'memory' || url.entry ? shownEntry?.id ?? null : null, memoryBump, (key, signal) =>
     api.memoryContent(key, signal),
   );
@@ -163,7 +181,8 @@ export function App() {
       const at = url.plan ? rows.findIndex((r) => r.plan.filename === url.plan) : -1;
       const next =
         delta === 'first' ? 0 : delta === 'last' ? rows.length - 1 : at < 0 ? (delta > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, at + delta));
-      setUrl({ plan: rows[next]!.plan.filename }, 'replace');
+      // Opening a plan is a step Back returns from, by keyboard as by click.
+      setUrl({ plan: rows[next]!.plan.filename }, 'push');
     } else {
       const list = model.flat;
       if (!list.length) return;
@@ -171,7 +190,7 @@ export function App() {
       const next =
         delta === 'first' ? 0 : delta === 'last' ? list.length - 1 : at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, at + delta));
       const entry = list[next]!;
-      setUrl({ entry: entry.id, source: entry.sourceId, tab: 'entry' }, 'replace');
+      setUrl({ entry: entry.id, source: entry.sourceId, tab: 'entry' }, 'push');
       window.setTimeout(() => document.querySelector(`[data-entry-id="${CSS.escape(entry.id)}"]`)?.scrollIntoView({ block: 'nearest' }), 0);
     }
   };
@@ -277,6 +296,7 @@ export function App() {
           sources={sources}
           searchPending={planSearch.pending}
           searchFailed={planSearch.failed}
+          onRetrySearch={planSearch.retry}
           dark={theme.dark}
           claudeDirHint={claudeDirHint}
           onOpenInEditor={(filename) => {
@@ -296,6 +316,7 @@ export function App() {
           onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', from: null, to: null }, 'push')}
         />
       ) : (
+        <LazyView what="memory view">
         <MemoryView
           remote={memoryR}
           reload={reloadMemory}
@@ -307,10 +328,12 @@ export function App() {
           plansBySession={plansBySession}
           searchPending={memSearch.pending}
           searchFailed={memSearch.failed}
+          onRetrySearch={memSearch.retry}
           dark={theme.dark}
           onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '' }, 'push')}
           onNavigate={navigate}
         />
+        </LazyView>
       )}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
       <FindPalette onOpen={(hit, snippet) => openFound({ plans, entryById: model.entryById, setUrl, toast }, hit, snippet)} />

@@ -1,10 +1,14 @@
 // The web UI: the built files of dist/web, read on the first request for any of them and served from
 // memory after that (reading and hashing ~4 MB is not worth delaying the start for API-only users).
+// The build leaves a brotli (.br) and a gzip (.gz) copy beside each text file (scripts/compress-web.js);
+// each request gets the smallest one its Accept-Encoding allows, with its own ETag.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendText } from '../errors.js';
+import { chooseEncoding, etagMatches, type Encoding } from '../acceptEncoding.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -25,7 +29,12 @@ interface Asset {
   type: string;
   etag: string;
   immutable: boolean;
+  /** Precompressed copies, smallest first. */
+  encoded: { encoding: Encoding; body: Buffer; etag: string }[];
 }
+
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+const PREFERENCE: readonly Encoding[] = ['br', 'gzip'];
 
 function walk(dir: string, base = dir): string[] {
   let entries;
@@ -49,15 +58,27 @@ function walk(dir: string, base = dir): string[] {
  */
 function loadUi(webDir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const rel of walk(webDir)) {
+  const files = new Set(walk(webDir));
+  // A compressed copy of a file that is there is not an asset of its own.
+  const isCopy = (rel: string) => PREFERENCE.some((e) => rel.endsWith(SUFFIX[e]) && files.has(rel.slice(0, -SUFFIX[e].length)));
+  for (const rel of files) {
+    if (isCopy(rel)) continue;
     const body = readFileSync(path.join(webDir, rel));
     const urlPath = '/' + rel.split(path.sep).join('/');
+    const hash = createHash('sha1').update(body).digest('base64url');
+    const encoded = PREFERENCE.filter((e) => files.has(rel + SUFFIX[e])).map((encoding) => ({
+      encoding,
+      body: readFileSync(path.join(webDir, rel + SUFFIX[encoding])),
+      // Another representation, another tag: a cache must not answer a gzip request with brotli bytes.
+      etag: `"${hash}-${encoding}"`,
+    }));
     assets.set(urlPath, {
       body,
       type: TYPES[path.extname(rel)] ?? 'application/octet-stream',
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      etag: `"${hash}"`,
       // Vite puts content hashes in the names under assets/, so those never change.
       immutable: urlPath.startsWith('/assets/'),
+      encoded,
     });
   }
   return assets;
@@ -69,21 +90,24 @@ export function staticUiRoutes(app: FastifyInstance, webDir: string): void {
   app.get('/', { schema: { hide: true } }, (request, reply) => {
     const index = assets().get('/index.html');
     if (!index) return sendText(reply, 503, 'The web UI is not built: run `npm run build`.');
-    return serve(request.headers['if-none-match'], reply, index);
+    return serve(request.headers, reply, index);
   });
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const pathname = request.url.split('?')[0]!;
     const asset = pathname !== '/index.html' ? assets().get(pathname) : undefined;
     // Unknown paths (and API paths with the wrong method) go to the not-found handler: 404 or 405.
     if (!asset) return reply.callNotFound();
-    return serve(request.headers['if-none-match'], reply, asset);
+    return serve(request.headers, reply, asset);
   });
 }
 
-function serve(ifNoneMatch: string | undefined, reply: import('fastify').FastifyReply, asset: Asset) {
-  void reply
-    .header('etag', asset.etag)
-    .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  if (ifNoneMatch === asset.etag) return reply.code(304).send();
-  return reply.type(asset.type).send(asset.body);
+function serve(headers: IncomingHttpHeaders, reply: FastifyReply, asset: Asset) {
+  const encoding = chooseEncoding(headers['accept-encoding'], asset.encoded.map((e) => e.encoding));
+  const chosen = asset.encoded.find((e) => e.encoding === encoding);
+  const etag = chosen?.etag ?? asset.etag;
+  void reply.header('etag', etag).header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (asset.encoded.length > 0) void reply.header('vary', 'accept-encoding');
+  if (etagMatches(headers['if-none-match'], etag)) return reply.code(304).send();
+  if (chosen) void reply.header('content-encoding', chosen.encoding);
+  return reply.type(asset.type).send(chosen?.body ?? asset.body);
 }

@@ -29,7 +29,7 @@ export function isAbort(error: unknown): boolean {
 async function request(path: string, init: RequestInit = {}): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(path, { ...init, credentials: 'same-origin', cache: 'no-store' });
+    res = await fetch(path, { cache: 'no-store', ...init, credentials: 'same-origin' });
   } catch (error) {
     if (isAbort(error)) throw error;
     throw new ApiError(0, 'network error');
@@ -41,9 +41,22 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
   return res;
 }
 
-async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await request(path, signal ? { signal } : {});
+async function getJson<T>(path: string, signal?: AbortSignal, init: RequestInit = {}): Promise<T> {
+  const res = await request(path, signal ? { ...init, signal } : init);
   return (await res.json()) as T;
+}
+
+/**
+ * The first GET /api/plans takes the answer of index.html's `<link rel=preload as=fetch crossorigin>`,
+ * which the browser hands over only to a request like it: same URL, mode (cors), credentials
+ * (same-origin) and the default cache mode. The answer is `no-cache` with an ETag, so the default mode
+ * never serves a stale list; later loads keep `no-store`.
+ */
+let preloadUnclaimed = true;
+function claimPreload(): RequestInit {
+  if (!preloadUnclaimed) return {};
+  preloadUnclaimed = false;
+  return { cache: 'default' };
 }
 
 async function postJson<T>(path: string, body?: unknown): Promise<T> {
@@ -57,7 +70,7 @@ async function postJson<T>(path: string, body?: unknown): Promise<T> {
 }
 
 export const api = {
-  plans: (signal?: AbortSignal) => getJson<PlanList>('/api/plans', signal).then((r) => r.plans),
+  plans: (signal?: AbortSignal) => getJson<PlanList>('/api/plans', signal, claimPreload()).then((r) => r.plans),
   planContent: (filename: string, signal?: AbortSignal) =>
     getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/content`, signal).then((r) => r.content),
   searchPlans: (q: string, signal?: AbortSignal) =>

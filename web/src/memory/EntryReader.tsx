@@ -200,6 +200,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
         <div className="state-panel error">
           <h2>Could not load this memory file</h2>
           <p>{describeError(content.error)}</p>
+          <button type="button" onClick={content.retry}>Retry</button>
         </div>
       ) : doc === null ? (
         <div className="state-panel loading" aria-busy="true">Loading…</div>

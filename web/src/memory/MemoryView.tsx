@@ -12,6 +12,7 @@ import type { MemoryListing } from '../api/types';
 import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
 import { formatCount } from '../ui/format';
+import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { EntryReader } from './EntryReader';
 import { HealthOverview } from './HealthOverview';
 import { kindLabel } from './healthSummary';
@@ -36,6 +37,7 @@ interface Props {
   plansBySession: Map<string, PlanMetadata>;
   searchPending: boolean;
   searchFailed: boolean;
+  onRetrySearch(): void;
   dark: boolean;
   onOpenPlan(filename: string): void;
   onNavigate(nav: string): void;
@@ -44,6 +46,7 @@ interface Props {
 export function MemoryView(props: Props) {
   const { remote, model, url, setUrl, shownEntry } = props;
   const toast = useToast();
+  const split = useSplit('memory');
   const health = useMemoryHealth(remote.version);
   const { reload } = props;
   const reloadHealth = health.reload;
@@ -88,8 +91,8 @@ export function MemoryView(props: Props) {
   const problemCount = checked?.problems.length ?? 0;
 
   return (
-    <div className={`split memory-split${url.entry || url.tab !== 'entry' ? ' has-reader' : ''}`}>
-      <aside className="pane-list memory-sidebar" aria-label="Memory list">
+    <div ref={split.ref} style={split.style} className={`split memory-split${url.entry || url.tab !== 'entry' ? ' has-reader' : ''}`}>
+      <aside className="pane-list memory-sidebar" id="memory-list" aria-label="Memory list">
         <ProjectPicker
           value={url.pick}
           matches={model.picked.length}
@@ -115,7 +118,12 @@ export function MemoryView(props: Props) {
               <>
                 {formatCount(totalShown)} {totalShown === 1 ? 'match' : 'matches'}
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
-                {props.searchFailed && <span className="error-text"> · content search failed</span>}
+                {props.searchFailed && (
+                  <span className="error-text">
+                    {' '}· the search of the text failed{' '}
+                    <button type="button" className="link-button" onClick={props.onRetrySearch}>Retry</button>
+                  </span>
+                )}
               </>
             ) : (
               <>
@@ -126,7 +134,12 @@ export function MemoryView(props: Props) {
           </div>
         </div>
         <div className="memory-scroll">
-          {model.searching && totalShown === 0 ? (
+          {model.searching && totalShown === 0 && props.searchFailed ? (
+            <div className="state-panel error small">
+              <p>The search failed: memory that mentions “{url.q.trim()}” in its text may be missing.</p>
+              <button type="button" onClick={props.onRetrySearch}>Retry</button>
+            </div>
+          ) : model.searching && totalShown === 0 ? (
             <div className="state-panel empty small">
               <p>No memory matches {url.q ? <>“{url.q}”</> : 'these filters'}.</p>
               <button type="button" onClick={() => setUrl({ q: '', types: [] })}>Clear search and filters</button>
@@ -141,6 +154,7 @@ export function MemoryView(props: Props) {
             />
           )}
         </div>
+        <SplitHandle split={split} controls="memory-list" label="Width of the memory list" />
       </aside>
       <main className="pane-main" id="main">
         {overview ? (
@@ -211,6 +225,11 @@ export function MemoryView(props: Props) {
                 onOpen={openEntry}
                 onDangling={(label) => toast(`${label} does not exist: a link points to a missing file`)}
               />
+            ) : url.entry && !model.activeEntry ? (
+              <div className="state-panel">
+                <h2>This memory file is gone</h2>
+                <p>{url.entry.slice(url.entry.lastIndexOf('/') + 1)} was deleted or renamed on disk. Pick another entry on the left.</p>
+              </div>
             ) : shownEntry ? (
               <EntryReader
                 key={shownEntry.id}

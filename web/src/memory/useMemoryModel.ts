@@ -2,7 +2,10 @@
 import { useMemo } from 'react';
 import type { MemoryEntry, MemoryListing, MemorySource } from '../api/types';
 import type { UrlState } from '../state/url';
-import { LinkResolver, type EntryResolver } from './links';
+// The resolver straight from the shared module: './links' also parses frontmatter (the yaml package),
+// which only the entry reader needs, and this model is part of the first screen.
+import { LinkResolver } from '../../../src/domain/memory/linkResolver';
+import type { EntryResolver } from './links';
 import {
   entryHaystack, filterByTypes, groupSources, matchesPick, orderEntries, pickWords, searchEntries, typeCounts, type EntryHit,
   type TypeKey,

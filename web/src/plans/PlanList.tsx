@@ -2,7 +2,7 @@
 // freshly added plans briefly highlighted, plans Claude Code deletes soon marked, keyboard selection
 // kept in view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import type { SortDir, SortKey } from '../state/url';
 import { Highlight } from '../search/Highlight';
 import { exactTime, formatBytes, formatCount, shortRelativeTime } from '../ui/format';
@@ -24,6 +24,8 @@ interface Props {
   retention: RetentionPolicy | null;
   /** Changes when the query, filter or sort change (as opposed to a live update of the data). */
   viewKey: string;
+  /** Length of the longest project name: the project column is sized to fit it (within bounds). */
+  projectChars: number;
   onSort(key: SortKey): void;
   onSelect(filename: string): void;
   onOpenInEditor(filename: string): void;
@@ -41,13 +43,23 @@ function rowId(filename: string): string {
   return `plan-row-${encodeURIComponent(filename).replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-export function PlanList({ rows, selected, query, sort, dir, fresh, now, retention, viewKey, onSort, onSelect, onOpenInEditor }: Props) {
+export function PlanList({ rows, selected, query, sort, dir, fresh, now, retention, viewKey, projectChars, onSort, onSelect, onOpenInEditor }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const headerRef = useRef<HTMLDivElement>(null);
+  const hintId = useId();
+  // The header row scrolls with the rows (sticky): the grid's rows are all inside the one focusable grid.
+  const [headerHeight, setHeaderHeight] = useState(30);
+  useLayoutEffect(() => {
+    const h = headerRef.current?.offsetHeight;
+    if (h) setHeaderHeight(h);
+  }, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
     getItemKey: (i) => rows[i]?.plan.filename ?? i,
   });
 
@@ -98,41 +110,43 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
   }, [rows]);
 
   const items = virtualizer.getVirtualItems();
+  const style = { '--project-col': `${Math.min(Math.max(projectChars, 7), 18) + 1}ch` } as CSSProperties;
   return (
-    <div
-      className="plan-grid"
-      role="grid"
-      aria-label="Plans"
-      aria-rowcount={rows.length + 1}
-      aria-colcount={COLUMNS.length}
-    >
-      <div className="grid-header" role="row" aria-rowindex={1}>
-        {COLUMNS.map((c) => {
-          const active = sort === c.key;
-          return (
-            <div
-              key={c.key}
-              role="columnheader"
-              className={c.className}
-              aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-            >
-              <button type="button" className={`sort-button${active ? ' active' : ''}`} onClick={() => onSort(c.key)} title={`Sort by ${c.label.toLowerCase()}`}>
-                {c.label}
-                <span className="sort-arrow" aria-hidden="true">
-                  {active ? (dir === 'asc' ? '▲' : '▼') : ''}
-                </span>
-              </button>
-            </div>
-          );
-        })}
-      </div>
+    <div className="plan-grid" style={style}>
+      <p id={hintId} className="sr-only">
+        ↑ ↓ or j k move through the plans, Enter opens the selected one in your editor.
+      </p>
       <div
         ref={scrollRef}
         className="grid-body"
+        role="grid"
+        aria-label="Plans"
+        aria-describedby={hintId}
+        aria-rowcount={rows.length + 1}
+        aria-colcount={COLUMNS.length}
         tabIndex={0}
         aria-activedescendant={selected && selectedIndex >= 0 ? rowId(selected) : undefined}
-        aria-label="Plan rows: ↑ ↓ to move, Enter opens in your editor"
       >
+        <div ref={headerRef} className="grid-header" role="row" aria-rowindex={1}>
+          {COLUMNS.map((c) => {
+            const active = sort === c.key;
+            return (
+              <div
+                key={c.key}
+                role="columnheader"
+                className={c.className}
+                aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+              >
+                <button type="button" className={`sort-button${active ? ' active' : ''}`} onClick={() => onSort(c.key)} title={`Sort by ${c.label.toLowerCase()}`}>
+                  {c.label}
+                  <span className="sort-arrow" aria-hidden="true">
+                    {active ? (dir === 'asc' ? '▲' : '▼') : ''}
+                  </span>
+                </button>
+              </div>
+            );
+          })}
+        </div>
         <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index]!;
@@ -147,12 +161,12 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
                 aria-selected={isSelected}
                 data-filename={p.filename}
                 className={`grid-row${isSelected ? ' selected' : ''}${fresh.has(p.filename) ? ' fresh' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.start - headerHeight}px)`, height: ROW_HEIGHT }}
                 onClick={() => onSelect(p.filename)}
                 onDoubleClick={() => onOpenInEditor(p.filename)}
               >
                 <div role="gridcell" className="col-title">
-                  <div className="row-title">
+                  <div className="row-title" title={p.title || p.filename}>
                     <Highlight text={p.title || p.filename} query={query} />
                     {fresh.has(p.filename) && <span className="badge badge-new">new</span>}
                     <RiskMark plan={p} retention={retention} now={now} />
@@ -168,7 +182,7 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
                     )}
                   </div>
                 </div>
-                <div role="gridcell" className="col-project">
+                <div role="gridcell" className="col-project" title={p.project ?? 'No project'}>
                   {p.project ? <Highlight text={p.project} query={query} /> : <span className="muted">—</span>}
                 </div>
                 <div role="gridcell" className="col-modified" title={exactTime(p.modified)}>

@@ -193,6 +193,7 @@ export function PlanReader(props: Props) {
         <div className="state-panel error">
           <h2>Could not load this plan</h2>
           <p>{describeError(content.error)}</p>
+          <button type="button" onClick={content.retry}>Retry</button>
         </div>
       ) : text === null ? (
         <div className="state-panel loading" aria-busy="true">

@@ -1,16 +1,23 @@
 // The Plans view: filter bar and counts, the virtualized list, and the reader of the open plan.
+// The reader (markdown, highlighting, sanitizing) is a chunk of its own, fetched when a plan is
+// first opened: the list, the first screen, does not wait for it.
+import { lazy } from 'react';
+import { LazyView } from '../ui/LazyView';
 import type { MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
 import type { ContentState, Remote } from '../state/useRemote';
 import { formatCount } from '../ui/format';
+import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { PlanList } from './PlanList';
-import { PlanReader } from './PlanReader';
 import { ProjectFilter } from './ProjectFilter';
 import type { PlanSelection } from './planQuery';
 import { defaultDir, type SortKey } from '../state/url';
 import { useRetentionPolicy } from '../history/useHistory';
+
+export const loadPlanReader = () => import('./PlanReader');
+const PlanReader = lazy(() => loadPlanReader().then((m) => ({ default: m.PlanReader })));
 
 interface Props {
   remote: Remote<PlanMetadata[]>;
@@ -27,6 +34,7 @@ interface Props {
   sources: MemorySource[];
   searchPending: boolean;
   searchFailed: boolean;
+  onRetrySearch(): void;
   dark: boolean;
   claudeDirHint: string;
   onOpenInEditor(filename: string): void;
@@ -40,6 +48,7 @@ export function PlansView(props: Props) {
   const q = url.q.trim();
   const filtered = url.projects.length > 0;
   const retention = useRetentionPolicy(total > 0);
+  const split = useSplit('plans');
 
   const onSort = (key: SortKey) =>
     setUrl((s) => ({ sort: key, dir: s.sort === key ? (s.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) }));
@@ -68,6 +77,17 @@ export function PlansView(props: Props) {
         </p>
       </div>
     );
+  } else if (selection.rows.length === 0 && q && props.searchFailed) {
+    listBody = (
+      <div className="state-panel error">
+        <h2>The search failed</h2>
+        <p>
+          Nothing has “{q}” in its title, file name or project, and the search of the plans’ text did not answer, so plans that
+          mention it may be missing here.
+        </p>
+        <button type="button" onClick={props.onRetrySearch}>Retry</button>
+      </div>
+    );
   } else if (selection.rows.length === 0) {
     listBody = (
       <div className="state-panel empty">
@@ -91,6 +111,7 @@ export function PlansView(props: Props) {
         now={props.now}
         retention={retention}
         viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${url.sort}\u0000${url.dir}`}
+        projectChars={props.projectCounts.reduce((n, c) => Math.max(n, c.project.length), 0)}
         onSort={onSort}
         onSelect={(filename) => setUrl({ plan: filename, from: null, to: null }, 'push')}
         onOpenInEditor={props.onOpenInEditor}
@@ -100,8 +121,8 @@ export function PlansView(props: Props) {
 
   const plan = url.plan ? props.planByFile.get(url.plan) ?? null : null;
   return (
-    <div className={`split plans-split${url.full && url.plan ? ' fullscreen' : ''}${url.plan ? ' has-reader' : ''}`}>
-      <section className="pane-list" aria-label="Plans list">
+    <div ref={split.ref} style={split.style} className={`split plans-split${url.full && url.plan ? ' fullscreen' : ''}${url.plan ? ' has-reader' : ''}`}>
+      <section className="pane-list" id="plans-list" aria-label="Plans list">
         <div className="list-toolbar">
           <ProjectFilter counts={props.projectCounts} selected={url.projects} onChange={(projects) => setUrl({ projects })} />
           <div className="list-counts" role="status" aria-live="polite" data-testid="plan-counts">
@@ -112,7 +133,12 @@ export function PlansView(props: Props) {
                   ({formatCount(selection.metaHits)} in title/file/project, {formatCount(selection.contentHits)} in text)
                 </span>
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
-                {props.searchFailed && <span className="error-text"> · content search failed</span>}
+                {props.searchFailed && (
+                  <span className="error-text">
+                    {' '}· the search of the text failed{' '}
+                    <button type="button" className="link-button" onClick={props.onRetrySearch}>Retry</button>
+                  </span>
+                )}
               </>
             ) : (
               <>
@@ -123,9 +149,11 @@ export function PlansView(props: Props) {
           </div>
         </div>
         {listBody}
+        <SplitHandle split={split} controls="plans-list" label="Width of the plans list" />
       </section>
       <main className="pane-main" id="main">
         {url.plan ? (
+          <LazyView what="plan reader">
           <PlanReader
             filename={url.plan}
             plan={plan}
@@ -147,6 +175,7 @@ export function PlansView(props: Props) {
             compare={url}
             onCompare={(update) => setUrl(update, 'replace')}
           />
+          </LazyView>
         ) : (
           total > 0 && (
             <div className="state-panel empty">

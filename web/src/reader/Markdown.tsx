@@ -3,6 +3,9 @@
 // their placeholders.
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { copyWithToast } from '../ui/actions';
+import { useToast } from '../ui/Toasts';
+import { codeToCopy, decorateCodeBlocks } from './codeBlocks';
 import { clearHighlights, highlightMatches } from './highlightDom';
 import { MermaidDiagram } from './MermaidDiagram';
 
@@ -35,6 +38,7 @@ export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, on
   const [diagrams, setDiagrams] = useState<DiagramHost[]>([]);
   const marks = useRef<HTMLElement[]>([]);
   const lastScrolled = useRef<string | null>(null);
+  const toast = useToast();
   const countCb = useRef(onMatchCount);
   countCb.current = onMatchCount;
 
@@ -44,6 +48,7 @@ export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, on
     const scroller = scrollParent(el);
     const top = scroller?.scrollTop ?? 0;
     el.innerHTML = html;
+    decorateCodeBlocks(el);
     const hosts: DiagramHost[] = [];
     for (const host of Array.from(el.querySelectorAll<HTMLElement>('.mermaid-block'))) {
       const code = host.querySelector('pre')?.textContent ?? '';
@@ -80,6 +85,11 @@ export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, on
   }, [activeMatch, scrollKey, html, query]);
 
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const code = codeToCopy(e.target as Element);
+    if (code !== null) {
+      void copyWithToast(code, 'the code', toast);
+      return;
+    }
     const anchor = (e.target as HTMLElement).closest('a');
     if (!anchor || !ref.current?.contains(anchor)) return;
     if (anchor.dataset.broken) {

@@ -1,6 +1,7 @@
 // One mermaid diagram: rendered when it scrolls into view (mermaid itself is fetched on first use),
 // with pan (drag), zoom (buttons, Ctrl/⌘ + wheel), fit, and an expanded view for wide diagrams.
-// Until rendered, or when rendering fails, the source stays visible.
+// Until it is drawn a placeholder box holds its place (the height it had when last drawn, if known),
+// so the raw source never flashes up; the source shows only when rendering fails or is asked for.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 interface Props {
@@ -23,6 +24,10 @@ const knownHeights = new Map<string, number>();
 
 const MIN_SCALE = 0.1;
 const MAX_SCALE = 8;
+/** Below this a diagram's labels get too small to read: a wider one opens at this scale and pans. */
+const READABLE_SCALE = 0.6;
+/** The tallest box a diagram opens in; the rest is a drag away (or Expand). */
+const MAX_BOX = 560;
 
 export function MermaidDiagram({ code, dark, host }: Props) {
   const [status, setStatus] = useState<Status>('waiting');
@@ -67,18 +72,20 @@ export function MermaidDiagram({ code, dark, host }: Props) {
     setView({ scale, x: (viewport.clientWidth - width * scale) / 2, y: (viewport.clientHeight - height * scale) / 2 });
   }, []);
 
-  /** Readable first: wide diagrams are not shrunk below 75%; the rest is a drag away. */
+  /**
+   * Fitted to the column: never enlarged, shrunk to the column's width down to a readable scale, and the
+   * box as tall as the diagram at that scale (up to MAX_BOX), so there is no empty band around it.
+   */
   const initial = useCallback(() => {
     const viewport = viewportRef.current;
     if (!viewport) return;
     const { width, height } = size.current;
     const availW = viewport.clientWidth - 16;
     if (expanded) return fit();
-    const scale = Math.min(1, Math.max(availW / width, 0.75));
-    const box = Math.round(Math.min(520, Math.max(120, height * scale + 24)));
+    const s = Math.min(1, Math.max(availW / width, READABLE_SCALE));
+    const box = Math.round(Math.min(MAX_BOX, Math.max(120, height * s + 16)));
     setBoxHeight(box);
     knownHeights.set(code, box);
-    const s = Math.min(scale, (box - 16) / height);
     setView({ scale: s, x: Math.max(8, (viewport.clientWidth - width * s) / 2), y: Math.max(8, (box - height * s) / 2) });
   }, [code, expanded, fit]);
 
@@ -124,8 +131,8 @@ export function MermaidDiagram({ code, dark, host }: Props) {
   }, [status, initial]);
 
   useLayoutEffect(() => {
-    host.classList.toggle('mermaid-rendered', (status === 'ready' || known) && status !== 'error' && !showSource);
-  }, [host, status, showSource, known]);
+    host.classList.toggle('mermaid-rendered', status !== 'error' && !showSource);
+  }, [host, status, showSource]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -222,7 +229,7 @@ export function MermaidDiagram({ code, dark, host }: Props) {
             <button type="button" onClick={() => zoomAt(1.25)} aria-label="Zoom in" title="Zoom in (+, Ctrl/⌘ + wheel)">+</button>
             <button type="button" onClick={() => zoomAt(0.8)} aria-label="Zoom out" title="Zoom out (−)">−</button>
             <button type="button" onClick={fit} aria-label="Fit diagram" title="Fit (0)">Fit</button>
-            <button type="button" onClick={() => setView((v) => ({ ...v, scale: 1 }))} aria-label="Actual size" title="100%">1:1</button>
+            <button type="button" onClick={() => setView((v) => ({ ...v, scale: 1 }))} aria-label="1:1, actual size" title="Actual size (100%)">1:1</button>
             <button type="button" onClick={() => setExpanded((x) => !x)} aria-pressed={expanded} aria-label={expanded ? 'Close expanded diagram' : 'Expand diagram'}>
               {expanded ? 'Close' : 'Expand'}
             </button>
@@ -235,6 +242,7 @@ export function MermaidDiagram({ code, dark, host }: Props) {
       <div
         ref={viewportRef}
         className="diagram-viewport"
+        role="group"
         tabIndex={status === 'ready' ? 0 : -1}
         aria-label="Diagram: drag or use arrow keys to pan, + and − to zoom"
         onPointerDown={onPointerDown}
@@ -242,9 +250,14 @@ export function MermaidDiagram({ code, dark, host }: Props) {
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
         onKeyDown={onKeyDown}
-        hidden={status !== 'ready' && !(known && status !== 'error')}
+        hidden={status === 'error'}
         style={expanded ? undefined : { height: boxHeight }}
       >
+        {status !== 'ready' && (
+          <div className={`diagram-placeholder${known ? ' known' : ''}`} aria-hidden="true">
+            {status === 'loading' ? 'Drawing the diagram…' : 'Diagram'}
+          </div>
+        )}
         <div ref={canvasRef} className="diagram-canvas" />
       </div>
     </div>

@@ -104,7 +104,7 @@ describe('renderMarkdown', () => {
     const markerAt = html.indexOf('cut-marker');
     expect(markerAt).toBeGreaterThan(html.indexOf('a.md'));
     expect(markerAt).toBeLessThan(html.indexOf('b.md'));
-    expect(html).toContain('<li class="cut-marker" role="separator" aria-label="stops here">');
+    expect(html).toContain('<li class="cut-marker-item"><div class="cut-marker" role="separator" aria-label="stops here">');
     expect(html).toMatch(/<li class="past-cut">\s*<a href="b.md"/);
     expect(html).toContain('<p class="past-cut">tail paragraph</p>');
     expect(html).not.toMatch(/<li class="past-cut">\s*<a href="a.md"/);

@@ -261,7 +261,9 @@ function createRenderer(): MarkdownItInstance {
 
   r.cut_marker = (tokens, idx) => {
     const t = tokens[idx]!;
-    return `<${t.tag} class="cut-marker" role="separator" aria-label="${escapeHtml(t.content)}"><span class="cut-label">✂ ${escapeHtml(t.content)}</span></${t.tag}>\n`;
+    const marker = `<div class="cut-marker" role="separator" aria-label="${escapeHtml(t.content)}"><span class="cut-label">✂ ${escapeHtml(t.content)}</span></div>`;
+    // A list may hold only list items: inside one the separator sits in an item of its own.
+    return t.tag === 'li' ? `<li class="cut-marker-item">${marker}</li>\n` : `${marker}\n`;
   };
   return md;
 }

@@ -1,6 +1,6 @@
 // Loading remote data with explicit loading / error states, keeping the last good value while a
 // refresh is in flight (so a live update never blanks the screen or loses the scroll position).
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { isAbort } from '../api/client';
 
 export interface Remote<T> {
@@ -11,7 +11,8 @@ export interface Remote<T> {
   version: number;
 }
 
-export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>): [Remote<T>, () => void] {
+/** `enabled`: nothing is fetched while it is false. */
+export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>, enabled = true): [Remote<T>, () => void] {
   const [state, setState] = useState<Remote<T>>({ status: 'loading', data: null, error: null, version: 0 });
   const controller = useRef<AbortController | null>(null);
   const loader = useRef(load);
@@ -34,9 +35,10 @@ export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>): [Remote
   }, []);
 
   useEffect(() => {
+    if (!enabled) return;
     reload();
     return () => controller.current?.abort();
-  }, [reload]);
+  }, [enabled, reload]);
 
   return [state, reload];
 }
@@ -47,6 +49,8 @@ export interface ContentState {
   error: unknown;
   /** Which key the text belongs to. */
   key: string | null;
+  /** Loads it again (after an error). */
+  retry(): void;
 }
 
 /**
@@ -54,7 +58,9 @@ export interface ContentState {
  * text of the same key stays on screen meanwhile.
  */
 export function useContent(key: string | null, version: number, load: (key: string, signal: AbortSignal) => Promise<string>): ContentState {
-  const [state, setState] = useState<ContentState>({ status: 'idle', text: null, error: null, key: null });
+  const [state, setState] = useState<Omit<ContentState, 'retry'>>({ status: 'idle', text: null, error: null, key: null });
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const loader = useRef(load);
   loader.current = load;
 
@@ -76,9 +82,9 @@ export function useContent(key: string | null, version: number, load: (key: stri
         setState({ status, text: null, error, key });
       });
     return () => ctrl.abort();
-  }, [key, version]);
+  }, [key, version, attempt]);
 
-  return state;
+  return useMemo(() => ({ ...state, retry }), [state, retry]);
 }
 
 /** Debounced server-side search; null while no answer for the current query is known. */
@@ -86,10 +92,18 @@ export function useServerSearch(query: string, version: number, search: (q: stri
   hits: ReadonlySet<string> | null;
   pending: boolean;
   failed: boolean;
+  /** Asks again (after a failure). */
+  retry(): void;
 } {
   const [result, setResult] = useState<{ q: string; version: number; hits: ReadonlySet<string> | null; failed: boolean }>({
     q: '', version: -1, hits: null, failed: false,
   });
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => {
+    // Forget the failure: the query is pending again until the new answer.
+    setResult((r) => ({ ...r, q: '', failed: false }));
+    setAttempt((n) => n + 1);
+  }, []);
   const searcher = useRef(search);
   searcher.current = search;
   const q = query.trim();
@@ -109,10 +123,10 @@ export function useServerSearch(query: string, version: number, search: (q: stri
       window.clearTimeout(timer);
       ctrl.abort();
     };
-  }, [q, version, delay]);
+  }, [q, version, delay, attempt]);
 
-  if (!q) return { hits: null, pending: false, failed: false };
+  if (!q) return { hits: null, pending: false, failed: false, retry };
   const current = result.q === q;
   // Keep showing hits of the same query from before a live update until the new answer arrives.
-  return { hits: current ? result.hits : null, pending: !current || result.version !== version, failed: current && result.failed };
+  return { hits: current ? result.hits : null, pending: !current || result.version !== version, failed: current && result.failed, retry };
 }

@@ -2,7 +2,8 @@
 
 export function DemoBanner({ onDismiss }: { onDismiss(): void }) {
   return (
-    <div className="demo-banner" role="note">
+    // A landmark of its own, so a screen reader's landmark list reaches it like the rest of the page.
+    <aside className="demo-banner" aria-label="Demo data">
       <p>
         <strong>Demo data.</strong> You are looking at the bundled demo home, not your own plans and memory (no Claude Code
         folder was found, or <code>--demo</code> was given). To read yours, start the viewer with{' '}
@@ -12,6 +13,6 @@ export function DemoBanner({ onDismiss }: { onDismiss(): void }) {
       <button type="button" className="icon-button" onClick={onDismiss} aria-label="Hide the demo notice">
         ✕
       </button>
-    </div>
+    </aside>
   );
 }
