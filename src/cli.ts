@@ -58,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.help) return void process.stdout.write(USAGE), 0;
   if (args.version) return void process.stdout.write(`${VERSION}\n`), 0;
+  if (args.command !== 'serve') return (await import('./cli/commands.js')).runCommand(args, logger);
   const exposed = !isLoopbackHost(args.host);
   if (exposed && !args.expose) {
     process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n\n${USAGE}`);

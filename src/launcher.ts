@@ -73,7 +73,7 @@ function writeCodeCache(file: string, bundle: string, data: Buffer): void {
   renameSync(tmp, file);
 }
 
-const BUNDLES = ['app.cjs', 'server.cjs'];
+const BUNDLES = ['app.cjs', 'server.cjs', 'mcp.cjs'];
 const cachePrefix = (bundle: string): string => `code-${path.basename(bundle, '.cjs')}-`;
 const loaded = new Map<string, unknown>();
 

@@ -2,6 +2,14 @@
 import { parseArgs } from 'node:util';
 
 export interface CliArgs {
+  /** serve (no command word), `mcp` (MCP over stdio) or `export` (JSON to stdout or --output). */
+  command: 'serve' | 'mcp' | 'export';
+  /** export: include every file's content. */
+  content: boolean;
+  /** export: the file to write (null: stdout). */
+  output: string | null;
+  /** serve: answer from an export instead of a Claude Code home. */
+  fromFile: string | null;
   port: number | null;
   host: string;
   claudeDir: string | null;
@@ -14,6 +22,8 @@ export interface CliArgs {
 }
 
 export const USAGE = `Usage: plan-memory-viewer [options]
+       plan-memory-viewer mcp [--claude-dir DIR]         Model Context Protocol server on stdio
+       plan-memory-viewer export [--content] [-o FILE]   every plan's and memory entry's metadata as JSON
 
 Browse and search the plans and auto memory Claude Code keeps in ~/.claude.
 
@@ -27,6 +37,7 @@ Options:
   --demo              show the bundled demo home instead of your own (also shown when ~/.claude
                       does not exist and no other home is named)
   --expose            allow a non-loopback --host; every request then needs the printed access token
+  --from-file FILE    serve an export (plan-memory-viewer export) read-only instead of a home
   -v, --version       print the version and exit
   -h, --help          print this help and exit
 
@@ -35,11 +46,14 @@ Colours only in a terminal, and never with NO_COLOR set.
 
 export class UsageError extends Error {}
 
+const COMMANDS = ['mcp', 'export'] as const;
+
 export function parseCliArgs(argv: string[]): CliArgs {
+  const command = (COMMANDS as readonly string[]).includes(argv[0] ?? '') ? argv[0] as CliArgs['command'] : 'serve';
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: command === 'serve' ? argv : argv.slice(1),
       strict: true,
       allowPositionals: false,
       options: {
@@ -52,6 +66,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
         open: { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
+        content: { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
+        'from-file': { type: 'string' },
       },
     });
   } catch (error) {
@@ -69,7 +86,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
   for (const name of allowHosts) {
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(name)) throw new UsageError(`--allow-host takes a host name, got "${name}"`);
   }
+  if ((v.content !== undefined || v.output !== undefined) && command !== 'export') throw new UsageError('--content and --output belong to the export command');
+  if (v.output !== undefined && v.output.trim() === '') throw new UsageError('--output needs a file');
+  if (v['from-file'] !== undefined && (command !== 'serve' || v['from-file'].trim() === '')) throw new UsageError('--from-file needs a file, and serves it (no command word)');
   return {
+    command,
+    content: v.content ?? false,
+    output: v.output ?? null,
+    fromFile: v['from-file'] ?? null,
     port,
     host: v.host ?? '127.0.0.1',
     claudeDir: v['claude-dir'] ?? null,

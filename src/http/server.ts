@@ -14,6 +14,7 @@ import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { historyRoutes } from './routes/history.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
 import { endpoints } from '../contract/endpoints.js';
@@ -138,6 +139,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   memoryRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
+  mcpRoutes(app, options.viewer);
   app.get('/api/openapi.json', { schema: endpoints.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
 
