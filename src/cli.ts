@@ -67,7 +67,10 @@ async function main(argv: string[]): Promise<number> {
   // From here on a signal stops the viewer cleanly, whatever it is doing.
   const shutdown = new Shutdown();
 
-  const home = await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
+  const fromFile = args.fromFile === null ? null : await import('./export/fromFile.js');
+  if (fromFile) shutdown.demoAt(fromFile.exportRoot());
+  const home = fromFile ? await fromFile.homeFromExport(args.fromFile!, fromFile.exportRoot())
+    : await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
   if (home.kind === 'error') {
     process.stderr.write(`plan-memory-viewer: ${home.message}\n`);
     return 1;
@@ -91,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
   // The scan starts first: its workers read the logs while this thread loads and builds the server.
   // The demo is a fresh copy every start: caching its index would only leave files behind.
   const viewer = await Viewer.create({
-    claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' ? null : cacheDir(), deferWatch: true, trace,
+    claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' || fromFile ? null : cacheDir(), deferWatch: true, trace,
   });
   // Before the first scan is done there is nothing to save (the caches are written after it), and closing
   // the scan's workers under it would only make it fall back to reading on this thread: exiting ends it.
