@@ -42,8 +42,6 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
   const runs = (x: StartResult | undefined): string => (x?.runsMs && x.runsMs.length > 1 ? ` (median of ${runsText(x.runsMs)})` : '');
   add('readyMs (cold)', fmt(r.cold?.readyMs, 0, ' ms') + runs(r.cold));
   add('readyMs / readFloorMs', fmt(r.cold?.ratioToFloor, 2), '<= 3', le(r.cold?.ratioToFloor, 3), '20');
-  const noCache = r.coldWithoutCodeCache;
-  if (noCache) add('  cold with PMV_CODE_CACHE=0 (no shipped code cache)', `${fmt(noCache.readyMs, 0, ' ms')}${runs(noCache)}: ${fmt(noCache.ratioToFloor, 2)}x`);
   add('first response (cold)', fmt(r.cold?.firstResponseMs, 0, ' ms'));
   add('max small-request latency before ready', fmt(r.cold?.probe?.max, 1, ' ms'), '<= 50 ms',
     r.cold?.probe ? le(r.cold.probe.max, 50) : null);

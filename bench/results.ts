@@ -24,11 +24,6 @@ export interface Results {
   emptyHomeRssBytes: number;
   /** The median of the cold starts (by readyMs), and every start's readyMs (null: never correct). */
   cold: StartResult;
-  /**
-   * The same starts with PMV_CODE_CACHE=0, taking turns with those above: this viewer without the V8 code
-   * cache its build ships (what a first run on another Node version than the build's gets). Informational.
-   */
-  coldWithoutCodeCache?: StartResult;
   latency: Record<string, EndpointResult>;
   /** bench/load.ts (autocannon before 2026-11-21: its own limit, ~430 req/s here, capped these figures). */
   throughput: Throughput | null;

@@ -2,13 +2,18 @@
 // after ready; several starts, their median.
 
 import type { Facts } from './facts.js';
-import { Client, dist, sleep, treeRss, waitPortOpen, type Dist, type HttpResult } from './measure.js';
+import { Client, dist, processCpuMs, sleep, treeRss, waitPortOpen, type Dist, type HttpResult } from './measure.js';
 import type { Options } from './options.js';
 import { parsePlans, verify, type Verdict } from './plan-list.js';
 import { stopServer, type Server } from './server.js';
 
 export interface ReadyResult {
   readyMs: number | null;
+  /**
+   * The server process's CPU time (all its threads, in 10 ms ticks) when it was ready: the work of a start,
+   * which other load on the machine disturbs less than its duration.
+   */
+  cpuAtReadyMs: number | null;
   firstResponseMs: number | null;
   polls: number;
   verdict: Verdict | null;
@@ -66,6 +71,7 @@ export async function waitReady(server: Server, t0: number, facts: Facts, opts: 
   let polls = 0;
   let verdict: Verdict | null = null;
   let readyMs: number | null = null;
+  let cpuAtReadyMs: number | null = null;
   let stopProbe = false;
   let probeTimes: number[] = [];
   let probeLoop: Promise<number[]> | null = null;
@@ -92,6 +98,7 @@ export async function waitReady(server: Server, t0: number, facts: Facts, opts: 
           verdict = verify(map, facts);
           if (verdict.ok) {
             readyMs = endedAt - t0;
+            cpuAtReadyMs = processCpuMs(server.pid);
             break;
           }
         }
@@ -111,7 +118,7 @@ export async function waitReady(server: Server, t0: number, facts: Facts, opts: 
     afterReadyProbe = times.length > 0 ? dist(times) : null;
   }
   return {
-    readyMs, firstResponseMs, polls, verdict, rssBytes: rss.bytes, rssPid: rss.pid,
+    readyMs, cpuAtReadyMs, firstResponseMs, polls, verdict, rssBytes: rss.bytes, rssPid: rss.pid,
     probe: probeTimes.length > 0 ? dist(probeTimes) : null, afterReadyProbe,
   };
 }

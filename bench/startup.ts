@@ -46,24 +46,17 @@ export async function measureProcessStart(run: RunContext): Promise<void> {
   }
 }
 
-/**
- * Phase 3: cold starts, taking turns with the same starts with PMV_CODE_CACHE=0 (this viewer then
- * compiles its code from source, as on a Node other than the build's); returns the server of the last
- * start measured as everywhere else, still running.
- */
+/** Phase 3: cold starts; returns the server of the last one, still running. */
 export async function measureColdStarts(run: RunContext): Promise<Server> {
   const { opts, facts, cacheDir, results, warn } = run;
   const colds = await measureStarts(opts.starts, run.readFloor.ms, async () => {
     fs.rmSync(cacheDir, { recursive: true, force: true });
     fs.mkdirSync(cacheDir);
     return freePort();
-  }, [spawnOnHome(run, { ...process.env, PMV_CODE_CACHE: '0' }), spawnOnHome(run)], facts, opts);
+  }, [spawnOnHome(run)], facts, opts);
   run.server = colds.server;
-  const cold = colds.results.at(-1)!;
+  const cold = colds.results[0]!;
   results.cold = cold;
-  results.coldWithoutCodeCache = colds.results[0]!;
-  console.log(`cold ready with PMV_CODE_CACHE=0: ${results.coldWithoutCodeCache.readyMs?.toFixed(0) ?? 'never'} ms ` +
-    `(median of ${runsText(results.coldWithoutCodeCache.runsMs)})`);
   if (cold.readyMs === null) warn(`cold start: plan list never correct: ${JSON.stringify(cold.verdict)}`);
   console.log(`cold ready: ${cold.readyMs?.toFixed(0) ?? 'never'} ms (median of ${runsText(cold.runsMs)}), ` +
     `RSS ${(cold.rssBytes / MB).toFixed(0)} MB`);

@@ -47,7 +47,11 @@ describe('hostile plan content', () => {
 
     // Search for the payloads: highlighting must not turn text into markup either.
     await page.getByRole('searchbox').fill('onerror');
+    // Only the payload plan and the plan whose file name is HTML hold the word: once the list shows just
+    // those two, the search has settled and its rows are not re-rendered under the click.
+    await expect.poll(() => page.locator('.grid-row').count(), { timeout: 15_000 }).toBe(2);
     await page.locator(`.grid-row[data-filename="${env.fx.plans.xss}"]`).click();
+    await expect.poll(() => page.textContent('.reader .filename')).toBe(env.fx.plans.xss);
     await page.locator('.markdown-body mark.search-hit').first().waitFor();
     await page.mouse.move(300, 300);
     await page.locator('.markdown-body').hover();

@@ -1,12 +1,11 @@
 // Bundles the server into dist/ with esbuild: one script instead of ~600 modules (module resolution and
 // loading dominated the start). Type-checking is separate (`npm run typecheck`).
 //
-//   dist/app.cjs        the application (src/cli.ts) but its HTTP server: CommonJS, so that
-//                       src/launcher.ts can compile it through vm.Script with V8's code cache (Node 20 has
-//                       none for ES modules)
+//   dist/cli.js         the process entry (src/entry.ts), the bin's target: turns on Node's compile cache
+//                       where there is one, then requires app.cjs
+//   dist/app.cjs        the application (src/cli.ts) but its HTTP server
 //   dist/server.cjs     the HTTP server (src/http/server.ts) and its libraries, ~80% of the code: the
-//                       application requires it once the scan has started (see src/launcher.ts)
-//   dist/cli.js         the launcher (src/launcher.ts): the process entry, and the package's bin
+//                       application requires it once the scan has started, so loading it overlaps the scan
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
 //   dist/mcp.cjs        the Model Context Protocol (src/mcp/index.ts) with its SDK: required by `mcp` and by
 //                       the first request to /mcp, so no other start parses it
@@ -49,11 +48,10 @@ const cjs = {
   // import.meta does not exist in a CommonJS script: the bundle's own file URL stands in for it.
   inject: ['scripts/import-meta-url.js'],
   define: { 'import.meta.url': 'importMetaUrl' },
-  // import() of the server bundle becomes require(), which the launcher answers (vm.Script has no
-  // import() of its own).
+  // import() of the server bundle becomes require(): import() would load it through Node's ES module loader.
   supported: { 'dynamic-import': false },
 };
-// The CLI's import of the server is left to the launcher: require('./server.cjs') at run time.
+// The CLI's import of the server stays out of app.cjs: require('./server.cjs') at run time.
 const serverApart = {
   name: 'server-apart',
   setup(b) {
@@ -102,7 +100,7 @@ const results = await Promise.all([
   }),
   build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins, mcpApart] }),
   build({ ...cjs, entryPoints: ['src/mcp/index.ts'], outfile: `${outdir}mcp.cjs` }),
-  build({ ...cjs, entryPoints: ['src/launcher.ts'], outfile: `${outdir}cli.js` }),
+  build({ ...cjs, entryPoints: ['src/entry.ts'], outfile: `${outdir}cli.js` }),
   build({ ...cjs, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js` }),
 ]);
 // Every script in dist/ is CommonJS: Node's ES module loader took ~10 ms of every start (and of every scan

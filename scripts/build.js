@@ -6,9 +6,8 @@ import path from 'node:path';
 import { forgetBuilt, isBuilt, recordBuilt, ROOT } from './built.js';
 
 const STEPS = [
-  // The server bundles, then V8's code cache of them (for first starts from this checkout; not packed).
+  // The server bundles.
   'build-server.js',
-  'build-code-cache.js',
   // The UI, then the notices of everything the server and UI bundles contain.
   'build-web.js',
   'build-notices.js',

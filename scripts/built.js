@@ -28,12 +28,9 @@ function addTree(hash, rel) {
   }
 }
 
-/**
- * The hash of the build's inputs, and of the Node that builds: the code cache in dist/code-cache/ is
- * made by, and only usable on, that exact Node.
- */
+/** The hash of the build's inputs. */
 export function inputsHash() {
-  const hash = createHash('sha256').update(`${process.version}\0${process.arch}\0`);
+  const hash = createHash('sha256');
   for (const rel of INPUTS) {
     const full = path.join(ROOT, rel);
     if (!existsSync(full)) continue;

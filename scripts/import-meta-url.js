@@ -1,4 +1,4 @@
-// Injected into the CommonJS bundle (dist/app.cjs), where import.meta does not exist: the bundle's own
+// Injected into every CommonJS bundle of dist/, where import.meta does not exist: the bundle's own
 // file URL stands in for import.meta.url (see build-server.js).
 /* global __filename -- defined in the CommonJS wrapper this code is bundled into */
 import { pathToFileURL } from 'node:url';

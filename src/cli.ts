@@ -95,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
   // The demo is a fresh copy every start: caching its index would only leave files behind.
   const viewer = await Viewer.create({
     claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' || fromFile ? null : cacheDir(), deferWatch: true, trace,
+    historyLimitBytes: args.historyLimitBytes ?? undefined,
   });
   // Before the first scan is done there is nothing to save (the caches are written after it), and closing
   // the scan's workers under it would only make it fall back to reading on this thread: exiting ends it.

@@ -17,6 +17,8 @@ export interface CliArgs {
   demo: boolean;
   expose: boolean;
   open: boolean;
+  /** Bound of the plan versions kept under the cache dir, in bytes (null: the default, 200 MB). */
+  historyLimitBytes: number | null;
   version: boolean;
   help: boolean;
 }
@@ -37,6 +39,8 @@ Options:
   --demo              show the bundled demo home instead of your own (also shown when ~/.claude
                       does not exist and no other home is named)
   --expose            allow a non-loopback --host; every request then needs the printed access token
+  --history-limit SIZE  keep at most SIZE of plan versions the viewer observes (default 200MB; e.g.
+                      500MB, 2GB; 0 keeps none), under the cache dir, oldest dropped first
   --from-file FILE    serve an export (plan-memory-viewer export) read-only instead of a home
   -v, --version       print the version and exit
   -h, --help          print this help and exit
@@ -64,6 +68,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         demo: { type: 'boolean' },
         expose: { type: 'boolean' },
         open: { type: 'boolean' },
+        'history-limit': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
         content: { type: 'boolean' },
@@ -86,6 +91,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   for (const name of allowHosts) {
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(name)) throw new UsageError(`--allow-host takes a host name, got "${name}"`);
   }
+  let historyLimitBytes: number | null = null;
+  if (v['history-limit'] !== undefined) {
+    historyLimitBytes = parseSize(v['history-limit']);
+    if (historyLimitBytes === null) throw new UsageError(`--history-limit takes a size like 200MB or 2GB, got "${v['history-limit']}"`);
+  }
   if ((v.content !== undefined || v.output !== undefined) && command !== 'export') throw new UsageError('--content and --output belong to the export command');
   if (v.output !== undefined && v.output.trim() === '') throw new UsageError('--output needs a file');
   if (v['from-file'] !== undefined && (command !== 'serve' || v['from-file'].trim() === '')) throw new UsageError('--from-file needs a file, and serves it (no command word)');
@@ -101,9 +111,21 @@ export function parseCliArgs(argv: string[]): CliArgs {
     demo: v.demo ?? false,
     expose: v.expose ?? false,
     open: v.open ?? false,
+    historyLimitBytes,
     version: v.version ?? false,
     help: v.help ?? false,
   };
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** `200MB`, `2GB`, `512k`, `0` as bytes (binary units), or null when it is none of these. */
+export function parseSize(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) return null;
+  const bytes = Math.round(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : null;
 }
 
 /** Loopback addresses: binding there exposes nothing to the network. */

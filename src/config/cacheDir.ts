@@ -8,8 +8,5 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'plan-memory-viewer');
 }
 
-/**
- * The kind of the session index's cache file (`<kind>-<hash>.json`, see domain/cacheFile.ts): the
- * launcher looks for one to tell a first run on this machine.
- */
+/** The kind of the session index's cache file (`<kind>-<hash>.json`, see domain/cacheFile.ts). */
 export const SESSION_INDEX_CACHE = 'session-index';

@@ -95,11 +95,14 @@ describe('serving', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     const files = (await readdir(path.join(cache, 'plan-memory-viewer'))).sort();
-    // The plan facts, the plan list as served (its bytes in a file of their own) and the session index.
-    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\./, '.'))).toEqual(['plans.json', 'plans.list.json', 'session-index.json']);
-    const plans = JSON.parse(await readFile(path.join(cache, 'plan-memory-viewer', files[0]!), 'utf8')) as { plans: { filename: string }[] };
+    // The plan history (its index, and the folder of the plan contents the viewer observed), the plan
+    // facts, the plan list as served (its bytes in a file of their own) and the session index.
+    const named = (f: string): string => f.replace(/-[0-9a-f]{16}(\.|$)/, '$1');
+    expect(files.map(named)).toEqual(['history', 'history.json', 'plans.json', 'plans.list.json', 'session-index.json']);
+    const file = (name: string): string => path.join(cache, 'plan-memory-viewer', files.find((f) => named(f) === name)!);
+    const plans = JSON.parse(await readFile(file('plans.json'), 'utf8')) as { plans: { filename: string }[] };
     expect(plans.plans.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
-    const list = JSON.parse(await readFile(path.join(cache, 'plan-memory-viewer', files[1]!), 'utf8')) as { filename: string }[];
+    const list = JSON.parse(await readFile(file('plans.list.json'), 'utf8')) as { filename: string }[];
     expect(list.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
   });
 

@@ -75,7 +75,8 @@ describe('the banner', () => {
     const inTerminal = async (extra: NodeJS.ProcessEnv): Promise<string> => {
       const command = [process.execPath, CLI, '--port', '0', '--claude-dir', home.claude].map((a) => `'${a}'`).join(' ');
       const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: path.join(home.root, 'xdg'), TERM: 'xterm-256color', ...extra };
-      for (const name of ['NO_COLOR', 'NODE_DISABLE_COLORS', 'FORCE_COLOR']) if (!(name in extra)) delete env[name];
+      // A user's terminal, not the CI runner's: Node's hasColors() answers "2 colours" whenever CI is set.
+      for (const name of ['NO_COLOR', 'NODE_DISABLE_COLORS', 'FORCE_COLOR', 'CI', 'TEAMCITY_VERSION']) if (!(name in extra)) delete env[name];
       const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));

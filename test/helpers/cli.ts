@@ -15,7 +15,7 @@ export interface CliRun {
   exited: Promise<number | null>;
 }
 
-/** `cli`: another copy of the launcher (a test's own copy of dist/). */
+/** `cli`: another copy of the entry (a test's own copy of dist/). */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): CliRun {
   const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { cwd: options.cwd, env: { ...(options.env ?? process.env), XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? TEST_CACHE }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -1,6 +1,6 @@
 // What `npm pack` (and so `npm publish`, and an install from git, which packs the prepared clone) puts
 // in the package: what users run and the notices that must go with it, nothing built for this checkout
-// only (source maps, V8's code cache of the build's Node, the build's records), and the metadata a
+// only (source maps, the build's records), and the metadata a
 // registry page and `npm install` read. The installs themselves are test/install/ (npm run test:install).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -37,10 +37,9 @@ describe('the package', () => {
     expect(files.some((f) => /^dist\/web\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);
   });
 
-  it('holds nothing made for this checkout only: no source maps, no V8 code cache, no build records', () => {
+  it('holds nothing made for this checkout only: no source maps, no build records', () => {
     const files = packed.files.map((f) => f.path);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(files.filter((f) => f.includes('code-cache') || /\.bin$/.test(f))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/.build') || f.includes('LEGAL'))).toEqual([]);
     // Nothing from the sources, the tests or the tooling either.
     expect(files.filter((f) => !/^(bin|dist|demo)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);

@@ -3,7 +3,6 @@
 import { appendFile, rm, utimes } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leavePrestarted } from '../../src/domain/sessions/prestart.js';
 import { PART_FILES, ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { eventually } from '../helpers/home.js';
@@ -114,25 +113,6 @@ describe('session logs read by worker threads', () => {
     await shared.close();
   });
 
-  it('take over the workers the launcher started, instead of starting their own', async () => {
-    await writeLogs();
-    leavePrestarted([spawnScanWorker()]);
-    let spawned = 0;
-    const counted = (): Worker => {
-      spawned++;
-      return spawnScanWorker();
-    };
-    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, counted);
-    await expectSameAsMainThread(new SessionIndex({ projectsDir: home.projectsDir, workers: pool, workerThresholdBytes: 0 }));
-    expect(spawned).toBe(0);
-    // Taken once: the next pool starts its own.
-    const next = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, counted);
-    await new SessionIndex({ projectsDir: home.projectsDir, workers: next, workerThresholdBytes: 0 }).refresh();
-    expect(spawned).toBe(1);
-    await pool.close();
-    await next.close();
-  });
-
   it('fall back to the main thread when a worker cannot run, with one warning', async () => {
     await writeLogs();
     // A real worker that dies at once stands for any worker failure (a missing file, a crash).
@@ -154,11 +134,10 @@ describe('idle workers', () => {
   );
   const folders = [{ folder: 'absent', previous: new Map(), weight: 1 }];
 
-  it('are not closed under a scan that outlasts their idle time, prestarted by the launcher and by the viewer', async () => {
-    // The launcher's workers are adopted (one idle countdown) and the viewer prestarts the pool (another):
-    // the first one, left running, closed the workers mid-scan and the scan never ended.
-    leavePrestarted([slowWorker(400)]);
-    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, spawnScanWorker, false, 50);
+  it('are not closed under a scan that outlasts their idle time, however often they were prestarted', async () => {
+    // Prestarting starts an idle countdown; one left running closed the workers mid-scan and the scan never ended.
+    const pool = new ScanWorkers({ warn: (m) => warnings.push(m) }, 1, () => slowWorker(400), false, 50);
+    pool.prestart();
     pool.prestart();
     await expect(pool.scanFolders(home.projectsDir, folders, 64 * 1024, () => undefined)).resolves.toEqual([]);
     expect(warnings).toEqual([]);

@@ -42,12 +42,12 @@ export class ObservedVersions {
 
   /** Whether anything is kept at all (not for the demo home, nor without a cache dir). */
   get keeping(): boolean {
-    return this.dir !== null;
+    return this.dir !== null && this.limitBytes > 0;
   }
 
   /** Records this content of the plan at `filepath` when it differs from the last one seen. */
   observe(filepath: string, bytes: Buffer, mtimeMs: number): boolean {
-    if (this.dir === null) return false;
+    if (!this.keeping) return false;
     const sha = contentHash(bytes);
     const plan = this.plans.get(filepath) ?? { versions: [], goneAt: null };
     plan.goneAt = null;

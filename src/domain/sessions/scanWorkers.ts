@@ -1,9 +1,9 @@
 // A small pool of worker threads that read session logs in parallel with each other and with the main
 // thread, which meanwhile starts the server and answers requests. Reading 2 GB of logs is CPU work (the
 // copy out of the page cache plus the scan); on the main thread it would stall every request.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
-import { defaultPoolSize, takePrestarted } from './prestart.js';
 import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './folderQueue.js';
 import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
@@ -37,6 +37,14 @@ export interface FolderState {
   previous: Map<string, TrackedLog>;
   /** Expected work (bytes last read); folders never read count as average. */
   weight: number;
+}
+
+/**
+ * One worker per core but the main thread's, at most two: reading the page cache scales poorly beyond
+ * that (memory bandwidth), and the main thread takes its share of a start-up scan (ScanWorkers.scanFolders).
+ */
+function defaultPoolSize(): number {
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
 }
 
 type RequestBody = ScanRequest extends infer R ? (R extends ScanRequest ? Omit<R, 'id'> : never) : never;
@@ -126,13 +134,7 @@ export class ScanWorkers {
     private readonly mainThreadShare = true,
     /** How long workers are kept once idle (tests shorten it). */
     private readonly idleMs = IDLE_MS,
-  ) {
-    // Workers the launcher started (see prestart.ts) join this pool, and stop when idle like its own.
-    const prestarted = takePrestarted();
-    for (const worker of prestarted.slice(0, size)) this.adopt(worker);
-    for (const worker of prestarted.slice(size)) void worker.terminate();
-    if (this.threads.length > 0) this.scheduleIdle();
-  }
+  ) {}
 
   /**
    * Reads every job and returns results in job order. Jobs are shared between the workers by expected
@@ -273,8 +275,8 @@ export class ScanWorkers {
 
   /**
    * (Re)starts the idle countdown, unless work is under way. Always replacing the timer: a second one
-   * left running (the constructor's, when prestart() followed) closed the workers 3 s after a start,
-   * in the middle of a first scan that took longer (logs read from disk, not from the page cache).
+   * left running closed the workers 3 s after a start, in the middle of a first scan that took longer
+   * (logs read from disk, not from the page cache).
    */
   private scheduleIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
