@@ -50,7 +50,9 @@ async function put(file: string, content: string, modified: string | undefined):
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, content, { flag: 'wx' });
   const time = modified === undefined ? NaN : Date.parse(modified);
-  if (!Number.isNaN(time)) await utimes(file, new Date(time), new Date(time));
+  // In seconds, half a millisecond in: the nearest double to the whole millisecond can fall just below
+  // it, and the listing (which truncates to milliseconds) would then say one millisecond earlier.
+  if (!Number.isNaN(time)) await utimes(file, (time + 0.5) / 1000, (time + 0.5) / 1000);
 }
 
 async function layOut(doc: ExportDocument, root: string): Promise<string> {
