@@ -1,6 +1,8 @@
 // What a home's facts.json holds: the params it was generated from and the facts a correct server must
 // report about it.
 
+import type { HistoryFact } from './plan-story.js';
+
 export interface HomeParams {
   /** Plan files in <home>/plans, subagent plans included. */
   plans: number;
@@ -64,4 +66,11 @@ export interface Facts {
   sessions: SessionFact[];
   /** Stems of orphan (unlinked) non-subagent plans that have no subagent plans: free for link tests. */
   orphanSlugs: string[];
+  /** Every plan file name → what its history (GET /api/plans/{f}/history) must show once the logs are read. */
+  history: Record<string, HistoryFact>;
+  /**
+   * Plans a session wrote whose file is gone (as after a cleanup): GET /api/archive must list exactly these,
+   * and their history must show this.
+   */
+  archived: Record<string, HistoryFact>;
 }

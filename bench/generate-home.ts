@@ -20,7 +20,7 @@ import { writePlans } from './plan-files.js';
 import { Rng } from './rng.js';
 import { writeSessionLogs } from './session-logs.js';
 
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /** "2GB", "100MB", "512KB", "123" (bytes). Binary units: 1 GB = 1024³ bytes. */
 export function parseBytes(text: string): number {
@@ -60,7 +60,7 @@ export async function generateHome(dir: string, params: HomeParams): Promise<Fac
 
   const plansDir = path.join(home, 'plans');
   const written = writePlans(rng, plansDir, allPlans, rareWord, commonWord);
-  const logs = writeSessionLogs(rng, home, plansDir, sessions, p);
+  const logs = writeSessionLogs(rng, home, plansDir, sessions, allPlans, p);
   const memory = writeMemory(rng, home, projectCwd, sessions, memWord, p);
 
   const orphanSlugs = base.filter((b) => !b.session && b.children === 0).map((b) => b.stem).sort();
@@ -92,6 +92,8 @@ export async function generateHome(dir: string, params: HomeParams): Promise<Fac
     memory: { word: memWord, ids: memory.memIds.sort(), sources: p.memorySources, entries: memory.memoryEntries },
     sessions: logs.sessions,
     orphanSlugs,
+    history: logs.history,
+    archived: logs.archived,
   };
   const factsFile = path.join(home, 'facts.json');
   fs.writeFileSync(factsFile + '.tmp', JSON.stringify(facts, null, 1));

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { Client, MB, round, sleep, treeRss } from './measure.js';
+import { probe, rssPeak } from './prober.js';
 import { recordRemove } from './home.js';
 import type { RunContext } from './run-context.js';
 import type { Server } from './server.js';
@@ -44,55 +44,6 @@ function manyLinks(links: number): Buffer {
   return Buffer.from(lines.join('\n') + '\n');
 }
 
-// The prober runs on a thread of its own: this thread downloads the huge answers meanwhile, and a
-// prober sharing its event loop would time this process's work, not the server's.
-const PROBER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-let stopped = false;
-let slowest = 0;
-parentPort.on('message', () => { stopped = true; });
-const once = () => new Promise((resolve) => {
-  const t0 = performance.now();
-  const req = http.get({ host: '127.0.0.1', port: workerData.port, path: '/api/projects', agent }, (res) => {
-    res.resume();
-    res.on('end', () => resolve(performance.now() - t0));
-    res.on('error', () => resolve(null));
-  });
-  req.on('error', () => resolve(null));
-});
-(async () => {
-  while (!stopped) {
-    const ms = await once();
-    if (ms !== null) slowest = Math.max(slowest, ms);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  agent.destroy();
-  parentPort.postMessage(slowest);
-})();
-`;
-
-/**
- * A small request on its own connection, back to back with a 5 ms gap, until stopped; the slowest. A
- * request in flight while the server is stalled waits for the stall, so the slowest is the longest stall.
- */
-function probe(port: number): { stop: () => Promise<number> } {
-  const worker = new Worker(PROBER, { eval: true, workerData: { port } });
-  const result = new Promise<number>((resolve, reject) => {
-    worker.once('message', (ms: number) => resolve(ms));
-    worker.once('error', reject);
-  });
-  return {
-    stop: async () => {
-      worker.postMessage('stop');
-      const ms = await result;
-      await worker.terminate();
-      return ms;
-    },
-  };
-}
-
 /** GETs `urlPath` and counts its body's bytes without keeping them: the huge answers are read, not held. */
 function download(port: number, urlPath: string): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -104,15 +55,6 @@ function download(port: number, urlPath: string): Promise<{ status: number; byte
     });
     req.on('error', reject);
   });
-}
-
-/** Samples the server tree's RSS every 20 ms until stopped; the peak. */
-function rssPeak(pid: number): { stop: () => number } {
-  let peak = treeRss(pid).bytes;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, treeRss(pid).bytes);
-  }, 20);
-  return { stop: () => (clearInterval(timer), Math.max(peak, treeRss(pid).bytes)) };
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<boolean> {

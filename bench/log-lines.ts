@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileWriter } from './file-writer.js';
 import { FillerPool } from './filler-pool.js';
+import type { EditInput, StoryStep } from './plan-story.js';
 import { Rng } from './rng.js';
 import { THING } from './vocabulary.js';
 
@@ -111,6 +112,79 @@ export class LineFactory {
     this.lines += 2;
   }
 
+  /** Claude Code's attachment when plan mode ends (after an approved ExitPlanMode). */
+  planModeExitAttachment(w: FileWriter, ctx: LineContext, planFile: string): void {
+    w.write(`${head(ctx)},"type":"attachment","attachment":{"type":"plan_mode_exit","planFilePath":${JSON.stringify(planFile)},` +
+      `"planExists":true}` + tail(this.rng, ctx));
+    this.lines++;
+  }
+
+  /** One step of a plan's story (plan-story.ts) on `planFile`: the tool call and its result, as Claude Code writes them. */
+  storyStep(w: FileWriter, ctx: LineContext, planFile: string, step: StoryStep): void {
+    const path = planFile;
+    switch (step.kind) {
+      case 'write':
+        this.toolCall(w, ctx, 'Write', { file_path: path, content: step.content }, {
+          content: step.before === null ? `File created successfully at: ${path}` : `The file ${path} has been updated.`, isError: false,
+          toolUseResult: {
+            type: step.before === null ? 'create' : 'update', filePath: path, content: step.content, structuredPatch: [],
+            originalFile: step.before, userModified: false,
+          },
+        });
+        return;
+      case 'edit':
+        this.toolCall(w, ctx, 'Edit', { file_path: path, ...step.edit }, {
+          content: `The file ${path} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n` +
+            numbered(step.edit.new_string), isError: false,
+          toolUseResult: {
+            filePath: path, oldString: step.edit.old_string, newString: step.edit.new_string, originalFile: step.before,
+            structuredPatch: [patchOf(step.before, step.edit)], userModified: false, replaceAll: step.edit.replace_all === true,
+          },
+        });
+        return;
+      case 'multi':
+        this.toolCall(w, ctx, 'MultiEdit', { file_path: path, edits: step.edits }, {
+          content: `Applied ${step.edits.length} edits to ${path}:\n` +
+            step.edits.map((e, i) => `${i + 1}. Replaced "${e.old_string.slice(0, 40)}..." with "${e.new_string.slice(0, 40)}..."`).join('\n'),
+          isError: false,
+          toolUseResult: { filePath: path, edits: step.edits, originalFileContents: step.before, structuredPatch: [], userModified: false },
+        });
+        return;
+      case 'gap': {
+        const error = `String to replace not found in file.\nString: ${step.edit.old_string}`;
+        this.toolCall(w, ctx, 'Edit', { file_path: path, ...step.edit }, {
+          content: `<tool_use_error>${error}</tool_use_error>`, isError: true, toolUseResult: `Error: ${error}`,
+        });
+        return;
+      }
+      case 'exit':
+        this.toolCall(w, ctx, 'ExitPlanMode', { allowedPrompts: [] }, step.approved
+          ? { content: `User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\n` +
+              `Your plan has been saved to: ${path}\nYou can refer back to it if needed during implementation.`, isError: false, toolUseResult: null }
+          : {
+            content: step.feedback === null
+              ? 'The user doesn\'t want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.'
+              : `The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:\n${step.feedback}`,
+            isError: true, toolUseResult: null,
+          });
+    }
+  }
+
+  /** A tool_use block in an assistant line, then its tool_result in a user line (with `toolUseResult` unless null). */
+  private toolCall(w: FileWriter, ctx: LineContext, name: string, input: unknown, result: { content: string; isError: boolean; toolUseResult: unknown }): void {
+    const rng = this.rng;
+    const id = `toolu_01${rng.hex(22)}`;
+    w.write(`${head(ctx)},"message":{"id":"msg_01${rng.hex(22)}","type":"message","role":"assistant","model":"claude-opus-4-5",` +
+      `"content":[{"type":"text","text":"${rng.pick(['Let me write the plan.', 'Updating the plan.', 'I will revise the plan.', 'The plan is ready.'])}"},` +
+      `{"type":"tool_use","id":"${id}","name":"${name}","input":${JSON.stringify(input)}}],"stop_reason":"tool_use",` +
+      `"usage":{"input_tokens":${rng.int(3, 9000)},"output_tokens":${rng.int(1, 4000)}}},"requestId":"req_011${rng.hex(20)}","type":"assistant"` +
+      tail(rng, ctx));
+    w.write(`${head(ctx)},"type":"user","message":{"role":"user","content":[{"tool_use_id":"${id}","type":"tool_result",` +
+      `"content":${JSON.stringify(result.content)},"is_error":${result.isError}}]}` +
+      (result.toolUseResult === null ? '' : `,"toolUseResult":${JSON.stringify(result.toolUseResult)}`) + tail(rng, ctx));
+    this.lines += 2;
+  }
+
   metadata(w: FileWriter, ctx: LineContext, kind: 'start' | 'resume' | 'end', title: string): void {
     const rng = this.rng;
     if (kind === 'start') {
@@ -129,6 +203,24 @@ export class LineFactory {
       this.lines += 3;
     }
   }
+}
+
+/** `cat -n` of a few lines. */
+function numbered(text: string): string {
+  return text.split('\n').slice(0, 6).map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n');
+}
+
+/** The hunk of an edit's first replacement, as Claude Code's structuredPatch gives it. */
+function patchOf(before: string, edit: EditInput): { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] } {
+  const at = before.indexOf(edit.old_string);
+  let line = 1;
+  for (let i = before.indexOf('\n'); i !== -1 && i < at; i = before.indexOf('\n', i + 1)) line++;
+  const oldLines = edit.old_string.split('\n');
+  const newLines = edit.new_string.split('\n');
+  return {
+    oldStart: line, oldLines: oldLines.length, newStart: line, newLines: newLines.length,
+    lines: [...oldLines.map((l) => `-${l}`), ...newLines.map((l) => `+${l}`)],
+  };
 }
 
 /** Builds one extra log line (for the runner's append tests), in the same format. */

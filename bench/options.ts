@@ -35,7 +35,7 @@ export interface Options {
   appendWarmup: number;
   appendRounds: number;
   /** Run only this phase (with one server start before it), or every phase (null). */
-  only: 'hostile' | null;
+  only: 'hostile' | 'history' | null;
 }
 
 export function parseOptions(): Options {
@@ -87,7 +87,9 @@ export function parseOptions(): Options {
   --cpu-window S       whole seconds per CPU round; must hold the server's deferred work (11: it saves 10 s after a change)
   --append-warmup N    appends of each kind (1 MB, 1 line) before the append CPU is measured, on the server and in process (3)
   --append-rounds N    measured appends of each kind for the in-process append cost (30)
-  --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start`);
+  --only hostile       only the hostile-files phase (huge plans and memory files saved and read), after one start
+  --only history       only the plan-history phase: --rounds cold starts and warm restarts to a built history,
+                       every plan's history checked, and the latency of each plan's history and of a version`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];
@@ -107,7 +109,9 @@ export function parseOptions(): Options {
   };
   const cpuWindowS = Number(values['cpu-window']);
   if (!Number.isInteger(cpuWindowS) || cpuWindowS < 2) throw new Error('--cpu-window takes whole seconds, at least 2');
-  if (values.only !== undefined && values.only !== 'hostile') throw new Error(`--only takes hostile, not ${values.only}`);
+  if (values.only !== undefined && values.only !== 'hostile' && values.only !== 'history') {
+    throw new Error(`--only takes hostile or history, not ${values.only}`);
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     server: values.server,
@@ -128,6 +132,6 @@ export function parseOptions(): Options {
     cpuWindowS,
     appendWarmup: whole(values['append-warmup'], '--append-warmup', 0),
     appendRounds: whole(values['append-rounds'], '--append-rounds'),
-    only: values.only === 'hostile' ? 'hostile' : null,
+    only: values.only === 'hostile' || values.only === 'history' ? values.only : null,
   };
 }

@@ -10,6 +10,11 @@ import { planMarkdown } from './plan-text.js';
 import type { Rng } from './rng.js';
 import { sentence } from './vocabulary.js';
 
+/** The share of plans with a session that are 1-4 MB. */
+export const HUGE_PLAN_SHARE = 0.01;
+export const HUGE_PLAN_MIN = 1024 * 1024;
+export const HUGE_PLAN_MAX = 4 * 1024 * 1024;
+
 export interface PlanFacts {
   plans: Facts['plans'];
   /** Filenames whose content contains the rare word, unsorted. */
@@ -26,7 +31,9 @@ export function writePlans(rng: Rng, plansDir: string, allPlans: PlanSpec[], rar
   let planBytes = 0;
   allPlans.forEach((plan, i) => {
     const cwd = plan.session ? plan.session.cwd : null;
-    let md = planMarkdown(rng, plan.title, rng.logUniform(1500, 24_000), cwd);
+    // A few plans run to megabytes (their Write lines too): a session's plan pasted with logs or data in it.
+    const size = plan.session && rng.chance(HUGE_PLAN_SHARE) ? rng.logUniform(HUGE_PLAN_MIN, HUGE_PLAN_MAX) : rng.logUniform(1500, 24_000);
+    let md = planMarkdown(rng, plan.title, size, cwd);
     if (rareTargets.has(i)) {
       const word = rng.chance(0.5) ? rareWord.toUpperCase() : rareWord;
       md += `\n## Notes\n\nRemember the ${word} flag when ${sentence(rng, 3, 8).toLowerCase()}\n`;

@@ -138,6 +138,24 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
     add(`  RSS growth (file ${fmt(h.fileBytes / MB, 0)} MB)`, `${fmt(h.rssGrowthBytes / MB, 0)} MB (${fmt(h.rssGrowthBytes / h.fileBytes, 2)}x)`,
       '<= 2x', le(h.rssGrowthBytes / h.fileBytes, 2));
   }
+  const h = r.history;
+  if (h) {
+    const ms = (xs: (number | null)[]): string => xs.map((x) => (x === null ? 'never' : x.toFixed(0))).join(', ');
+    add(`history: ${h.plans} plans + ${h.archived} archived, ${h.versions} versions (at most ${h.maxVersions} a plan)`,
+      h.mismatchCount === 0 ? 'all as the facts say' : `${h.mismatchCount} differ`, '', h.mismatchCount === 0);
+    add('  cold start: plan list / archive / history built', `${fmt(h.cold.readyMs, 0)} / ${fmt(h.cold.archiveMs, 0)} / ` +
+      `${fmt(h.cold.historyMs, 0, ' ms')} (median of ${ms(h.cold.runsMs)})`);
+    add('  warm restart: plan list / archive / history built', `${fmt(h.warm.readyMs, 0)} / ${fmt(h.warm.archiveMs, 0)} / ` +
+      `${fmt(h.warm.historyMs, 0, ' ms')} (median of ${ms(h.warm.runsMs)})`);
+    add('  slowest small request while the history is built (cold / warm)', `${fmt(h.cold.slowestSmallMs, 0)} / ${fmt(h.warm.slowestSmallMs, 0, ' ms')}`,
+      '~50 ms', le(Math.max(h.cold.slowestSmallMs, h.warm.slowestSmallMs), 50));
+    add('  RSS at ready / with history (cold)', `${fmt(mb(h.cold.rssAtReadyBytes), 0)} / ${fmt(mb(h.cold.rssWithHistoryBytes), 0, ' MB')}`);
+    add('  history cache: index / observed versions', `${fmt(mb(h.cacheBytes.index), 1)} / ${fmt(mb(h.cacheBytes.observed), 1, ' MB')}`);
+    add('  GET history, each plan once: p50 / p95 / max', `${fmt(h.history.p50, 1)} / ${fmt(h.history.p95, 1)} / ${fmt(h.history.max, 1, ' ms')}`,
+      '<= 200 ms', le(h.history.max, 200));
+    add('  GET history again (story kept): p50 / p95', `${fmt(h.historyAgain.p50, 2)} / ${fmt(h.historyAgain.p95, 2, ' ms')}`);
+    add('  GET a version\'s content: p50 / p95 / max', `${fmt(h.version.p50, 2)} / ${fmt(h.version.p95, 2)} / ${fmt(h.version.max, 1, ' ms')}`);
+  }
   const header = `plan-memory-viewer benchmark — ${r.startedAt ?? ''}\n` +
     `machine: ${String(machine.cpus)} x ${String(machine.model)}, ${String(machine.memGB)} GB, Linux ${String(machine.kernel)}, ` +
     `Node ${String(machine.node)}, load average at start ${JSON.stringify(machine.loadAvgAtStart ?? null)}\n` +

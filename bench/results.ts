@@ -1,6 +1,7 @@
 // The results JSON the runner writes, field by field (types only).
 
 import type { InProcessAppendResult } from './append-in-process.js';
+import type { HistoryResult } from './history.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
@@ -97,5 +98,7 @@ export interface Results {
   rssEndBytes: number;
   /** bench/hostile.ts: huge plans and memory files saved and read while small requests are timed. */
   hostile?: HostileCase[];
+  /** bench/history.ts (--only history): plan history built cold and warm, checked, and its endpoints' latency. */
+  history?: HistoryResult;
   warnings: string[];
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { measureAppendCost } from './append-cost.js';
 import { measureAppendInProcess } from './append-in-process.js';
 import { measureFreshness } from './freshness.js';
+import { measureHistory } from './history.js';
 import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
       if (ready.readyMs === null) throw new Error('the server never listed the home correctly');
       results.hostile = await measureHostileFiles(run, server);
       results.rssEndBytes = treeRss(server.pid).bytes;
+    } else if (opts.only === 'history') {
+      results.history = await measureHistory(run);
+      if (run.server) results.rssEndBytes = treeRss(run.server.pid).bytes;
     } else {
       await allPhases(run);
     }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
 import { chooseHome } from './config/claudeDir.js';
-import { cacheDir } from './config/cacheDir.js';
+import { cacheDir, careDir } from './config/cacheDir.js';
 import { demoRoot, materializeDemo } from './config/demo.js';
 import { PACKAGE_ROOT, PACKAGE_VERSION as VERSION } from './config/packageRoot.js';
 import { foundLines, listeningLines, readyLine } from './cli/banner.js';
@@ -95,6 +95,10 @@ async function main(argv: string[]): Promise<number> {
   // The demo is a fresh copy every start: caching its index would only leave files behind.
   const viewer = await Viewer.create({
     claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' || fromFile ? null : cacheDir(), deferWatch: true, trace,
+    // The demo's fixes are undone into its own copy, removed with it; an export is served read-only.
+    careDir: home.kind === 'demo' || fromFile ? path.join(path.dirname(claudeDir), 'memory-care') : careDir(),
+    readOnly: args.readOnly || fromFile !== null,
+    staleDays: args.staleDays ?? undefined,
     historyLimitBytes: args.historyLimitBytes ?? undefined,
   });
   // Before the first scan is done there is nothing to save (the caches are written after it), and closing

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
+import { MemoryCare } from './domain/memory/care/memoryCare.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { PersistedState } from './domain/persisted.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
@@ -38,6 +39,12 @@ export interface ViewerOptions {
   cacheDir?: string | null;
   /** Hears each start-up phase as it ends (PMV_TRACE=1 prints them; the benchmark reads them). */
   trace?: (phase: string) => void;
+  /** Where memory fixes keep their undo records and the trash (null: fixes can be previewed, not applied). */
+  careDir?: string | null;
+  /** --read-only: nothing is ever written to the user's files. */
+  readOnly?: boolean;
+  /** Age in days after which a topic whose session is gone is stale (default 90). */
+  staleDays?: number;
   /** Bound of the observed plan versions kept under the cache dir (default 200 MB). */
   historyLimitBytes?: number;
 }
@@ -58,6 +65,8 @@ export class Viewer {
   readonly sessions: SessionIndex;
   readonly plans: PlanStore;
   readonly memory: MemoryStore;
+  /** Memory health and the fixes that write to memory files. */
+  readonly care: MemoryCare;
   /** Plans' stories, the archive and session cards (domain/history/). */
   readonly history: HistoryKeeper;
   private readonly watchers: Watchers | null;
@@ -90,6 +99,14 @@ export class Viewer {
       homeDir: options.homeDir,
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
+    });
+    this.care = new MemoryCare({
+      store: this.memory,
+      careDir: options.careDir ?? null,
+      readOnly: options.readOnly ?? false,
+      staleDays: options.staleDays,
+      sessionKnown: (id) => this.sessions.cwdForSession(id) !== null,
+      changed: () => this.memoryChanged(),
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');

@@ -17,6 +17,8 @@ export interface CliArgs {
   demo: boolean;
   expose: boolean;
   open: boolean;
+  readOnly: boolean;
+  staleDays: number | null;
   /** Bound of the plan versions kept under the cache dir, in bytes (null: the default, 200 MB). */
   historyLimitBytes: number | null;
   version: boolean;
@@ -39,6 +41,9 @@ Options:
   --demo              show the bundled demo home instead of your own (also shown when ~/.claude
                       does not exist and no other home is named)
   --expose            allow a non-loopback --host; every request then needs the printed access token
+  --read-only         never write to memory files: fixes are shown as previews only
+  --stale-days N      days without a change after which a memory whose session is gone is stale
+                      (default 90)
   --history-limit SIZE  keep at most SIZE of plan versions the viewer observes (default 200MB; e.g.
                       500MB, 2GB; 0 keeps none), under the cache dir, oldest dropped first
   --from-file FILE    serve an export (plan-memory-viewer export) read-only instead of a home
@@ -68,6 +73,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         demo: { type: 'boolean' },
         expose: { type: 'boolean' },
         open: { type: 'boolean' },
+        'read-only': { type: 'boolean' },
+        'stale-days': { type: 'string' },
         'history-limit': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
@@ -84,6 +91,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (v.port !== undefined) {
     if (!/^\d{1,5}$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${v.port}"`);
     port = Number(v.port);
+  }
+  let staleDays: number | null = null;
+  if (v['stale-days'] !== undefined) {
+    if (!/^\d{1,5}$/.test(v['stale-days']) || Number(v['stale-days']) < 1) throw new UsageError(`--stale-days must be a number of days from 1, got "${v['stale-days']}"`);
+    staleDays = Number(v['stale-days']);
   }
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host needs an address');
   if (v['claude-dir'] !== undefined && v['claude-dir'].trim() === '') throw new UsageError('--claude-dir needs a directory');
@@ -111,6 +123,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     demo: v.demo ?? false,
     expose: v.expose ?? false,
     open: v.open ?? false,
+    readOnly: v['read-only'] ?? false,
+    staleDays,
     historyLimitBytes,
     version: v.version ?? false,
     help: v.help ?? false,

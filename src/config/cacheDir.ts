@@ -10,3 +10,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The kind of the session index's cache file (`<kind>-<hash>.json`, see domain/cacheFile.ts). */
 export const SESSION_INDEX_CACHE = 'session-index';
+
+/** Where memory fixes keep the previous bytes of what they changed, and the trash of removed topics. */
+export function careDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(cacheDir(env), 'memory-care');
+}

@@ -6,6 +6,7 @@ import {
   Array as TArray, Boolean as TBoolean, Integer, Object as TObject, Ref, String as TString, type Static, type TSchema,
 } from 'typebox';
 import type { components } from './shapes.js';
+import { careEndpoints } from './memoryCare.js';
 
 // Named imports, not TypeBox's `Type` namespace: see shapes.ts.
 const Type = { Array: TArray, Boolean: TBoolean, Integer, Object: TObject, Ref, String: TString } as const;
@@ -112,6 +113,7 @@ export const endpoints = {
       403: errors.forbidden,
     },
   },
+  ...careEndpoints,
 } as const;
 
 type Ok<E extends keyof typeof endpoints> = (typeof endpoints)[E]['response'][200];
@@ -125,3 +127,7 @@ export type Projects = Body<Ok<'projects'>>;
 export type RefreshResult = Body<Ok<'refresh'>>;
 export type OpenRequest = Body<(typeof endpoints)['open']['body']>;
 export type OpenResult = Body<Ok<'open'>>;
+export type {
+  MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryHealthSource, MemoryProblem, MemoryTrash, MemoryTrashItem, MemoryUndoRequest,
+  MemoryUndoResult, ProblemKind, FixKind,
+} from './memoryCare.js';

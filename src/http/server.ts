@@ -13,6 +13,7 @@ import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
+import { memoryCareRoutes } from './routes/memoryCare.js';
 import { historyRoutes } from './routes/history.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
@@ -137,6 +138,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
+  memoryCareRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
   mcpRoutes(app, options.viewer);

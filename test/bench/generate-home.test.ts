@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,6 +127,89 @@ describe('generateHome', () => {
       const stem = filename.slice(0, -3).replace(/-agent-a[0-9a-f]{16}$/, '');
       const got = bySlug.get(stem) ?? { sessionId: null, project: null };
       expect({ filename, ...got }).toEqual({ filename, ...want });
+    }
+  });
+
+  it("writes each plan's story as tool calls whose replay gives the history facts", () => {
+    // Replays the logs as Claude Code applied the calls: a Write sets the text, an Edit or MultiEdit changes
+    // it (an old text not found is refused: the story is unknown until the next Write), and counts the
+    // answers to ExitPlanMode. Independent of how the generator made the story.
+    const plansDir = path.join(homeA, 'plans');
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+    type Replay = { versions: { source: string; text: string; gapBefore: boolean }[]; text: string | null; gap: boolean };
+    const replays = new Map<string, Replay>();
+    const exits = new Map<string, { sessionId: string; result: string | null }>();
+    let refused = 0;
+    const edit = (text: string, e: { old_string: string; new_string: string; replace_all?: boolean }): string | null => {
+      if (!text.includes(e.old_string)) return null;
+      if (e.replace_all) return text.split(e.old_string).join(e.new_string);
+      expect(text.indexOf(e.old_string, text.indexOf(e.old_string) + 1)).toBe(-1); // unique, as Edit requires
+      return text.replace(e.old_string, () => e.new_string);
+    };
+    for (const file of walk(path.join(homeA, 'projects')).filter((f) => f.endsWith('.jsonl'))) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        let obj: { type?: string; sessionId?: string; message?: { content?: unknown } };
+        try {
+          obj = JSON.parse(line) as typeof obj;
+        } catch {
+          continue;
+        }
+        const content = Array.isArray(obj.message?.content) ? (obj.message.content as Record<string, unknown>[]) : [];
+        for (const item of content) {
+          if (item.type === 'tool_result' && exits.has(item.tool_use_id as string)) {
+            exits.get(item.tool_use_id as string)!.result = item.is_error === true ? 'rejected' : 'approved';
+          }
+          if (item.type === 'tool_result' && item.is_error === true && String(item.content).includes('String to replace not found')) refused++;
+          if (item.type !== 'tool_use') continue;
+          expect(line).toContain(`"name":"${item.name as string}"`);
+          if (item.name === 'ExitPlanMode') exits.set(item.id as string, { sessionId: obj.sessionId!, result: null });
+          const input = item.input as { file_path?: string; content?: string; old_string?: string; new_string?: string; edits?: [] };
+          if (!['Write', 'Edit', 'MultiEdit'].includes(item.name as string) || path.dirname(input.file_path ?? '') !== plansDir) continue;
+          const name = path.basename(input.file_path!);
+          const r = replays.get(name) ?? { versions: [], text: null, gap: false };
+          replays.set(name, r);
+          let next: string | null = null;
+          if (item.name === 'Write') next = input.content!;
+          else if (r.text !== null && item.name === 'Edit') next = edit(r.text, input as { old_string: string; new_string: string });
+          else if (r.text !== null) next = input.edits!.reduce<string | null>((text, e) => (text === null ? null : edit(text, e)), r.text);
+          if (next === null) {
+            r.gap = true;
+            r.text = null;
+            continue;
+          }
+          r.versions.push({ source: item.name === 'Write' ? 'w' : 'e', text: next, gapBefore: r.gap });
+          r.text = next;
+          r.gap = false;
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+    expect([...replays.keys()].filter((n) => !(n in facts.plans)).sort()).toEqual(Object.keys(facts.archived).sort());
+    const written = [...replays.keys()].filter((n) => n in facts.plans);
+    expect(written.length).toBeGreaterThan(params.plans / 2);
+    expect(written.some((n) => n.includes('-agent-'))).toBe(true);
+    for (const [filename, want] of [...Object.entries(facts.history), ...Object.entries(facts.archived)]) {
+      const r = replays.get(filename) ?? { versions: [], text: null, gap: false };
+      const disk = filename in facts.plans ? fs.readFileSync(path.join(plansDir, filename), 'utf8') : null;
+      const versions = [...r.versions];
+      if (disk !== null && !versions.some((v) => v.text === disk)) versions.push({ source: 'd', text: disk, gapBefore: r.gap });
+      const gapAt = versions.findIndex((v) => v.gapBefore);
+      expect({ filename, sources: want.sources, shas: want.shas, gapAt: want.gapAt }).toEqual({
+        filename, sources: versions.map((v) => v.source).join(''), shas: versions.map((v) => sha(v.text)), gapAt: gapAt === -1 ? null : gapAt,
+      });
+    }
+    const sources = Object.values(facts.history).map((h) => h.sources);
+    expect(sources.some((x) => x.includes('e') && x.endsWith('d'))).toBe(true); // changed outside Claude Code
+    expect(Object.values(facts.history).some((h) => h.gapAt !== null)).toBe(true);
+    // Every ExitPlanMode was answered, and each base plan's facts count its session's answers.
+    expect([...exits.values()].every((e) => e.result !== null)).toBe(true);
+    for (const [filename, want] of Object.entries(facts.history)) {
+      const sessionId = facts.plans[filename]?.sessionId;
+      if (want.events === null || !sessionId) continue;
+      const answers = [...exits.values()].filter((e) => e.sessionId === sessionId);
+      expect({ filename, approved: want.events.approved, rejected: want.events.rejected }).toEqual({
+        filename, approved: answers.filter((e) => e.result === 'approved').length, rejected: answers.filter((e) => e.result === 'rejected').length,
+      });
     }
   });
 

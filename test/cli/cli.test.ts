@@ -52,7 +52,7 @@ describe('flags', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it.each([['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--port'], ['stray'], ['--allow-host', 'a b']])(
+  it.each([['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--port'], ['stray'], ['--allow-host', 'a b'], ['--stale-days', '0'], ['--read-only=yes']])(
     'answers bad flags %j with the usage and exit code 2', async (...args) => {
       const run = runCli(args);
       expect(await run.exited).toBe(2);

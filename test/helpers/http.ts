@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
 import type { Opener } from '../../src/http/routes/actions.js';
-import { Viewer } from '../../src/viewer.js';
+import { Viewer, type ViewerOptions } from '../../src/viewer.js';
 
 export interface RawResponse {
   status: number;
@@ -66,6 +66,8 @@ export async function startServer(options: {
   allowedHosts?: string[];
   watch?: boolean;
   webDir?: string;
+  /** Memory care: where undo records go, --read-only, the stale age. */
+  care?: Pick<ViewerOptions, 'careDir' | 'readOnly' | 'staleDays'>;
   /** Where the viewer keeps what it derives and observes (none by default). */
   cacheDir?: string | null;
 }): Promise<Running> {
@@ -76,6 +78,7 @@ export async function startServer(options: {
     homeDir: options.homeDir ?? os.homedir(),
     logger: { warn: (m) => warnings.push(m) },
     watch: options.watch ?? false,
+    ...options.care,
     cacheDir: options.cacheDir ?? null,
   });
   await viewer.watching;

@@ -19,6 +19,11 @@ export interface Frontmatter {
   /** Why the YAML parse failed or was not tried (data then comes from the line parser), or null. */
   error: string | null;
   /**
+   * The YAML parser itself rejected the block (or it is not a mapping): Claude Code cannot read it
+   * either. Absent when the block parsed, or skipped the parser only for its size or depth.
+   */
+  invalid?: { message: string; /** 1-based line of the file, when the parser says. */ line: number | null };
+  /**
    * Keys whose value, as written, goes on past what YAML reads: an unquoted ` #` starts a comment, so
    * `description: Epic #604 — converge` reads as `Epic`. Maps each such key (as in `data`, nested
    * `metadata:` keys folded) to the full text written; `data` keeps what YAML (and Claude Code) reads.
@@ -40,25 +45,48 @@ export const MAX_YAML_CHARS = 8 * 1024;
  */
 export const MAX_YAML_DEPTH = 32;
 
-/** Splits off and parses a leading `---` block. Never throws. */
-export function parseFrontmatter(text: string): Frontmatter {
+/** Where a leading `---` block lies: its YAML text `[yamlStart, yamlEnd)` and where the body starts. */
+export interface FrontmatterBlock {
+  yamlStart: number;
+  yamlEnd: number;
+  bodyStart: number;
+}
+
+/** The leading `---` block of a text, without parsing it; null when there is none. Never throws. */
+export function frontmatterBlock(text: string): FrontmatterBlock | null {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const firstEnd = lineEnd(text, start);
-  if (stripCr(text.slice(start, firstEnd)).trimEnd() !== '---') return { data: {}, body: text, error: null };
+  if (stripCr(text.slice(start, firstEnd)).trimEnd() !== '---') return null;
 
   let at = firstEnd + 1;
   while (at <= text.length && at - start <= MAX_FRONTMATTER_CHARS) {
     const end = lineEnd(text, at);
     if (stripCr(text.slice(at, end)) === '---') {
-      const yamlText = text.slice(firstEnd + 1, at);
-      const body = end >= text.length ? '' : text.slice(end + 1);
-      return { ...parseBlock(yamlText), body };
+      return { yamlStart: Math.min(firstEnd + 1, at), yamlEnd: at, bodyStart: end >= text.length ? text.length : end + 1 };
     }
     if (end >= text.length) break;
     at = end + 1;
   }
   // No closing line: Claude Code treats the file as having no frontmatter, and so do we.
-  return { data: {}, body: text, error: null };
+  return null;
+}
+
+/** Splits off and parses a leading `---` block. Never throws. */
+export function parseFrontmatter(text: string): Frontmatter {
+  const block = frontmatterBlock(text);
+  if (block === null) return { data: {}, body: text, error: null };
+  const parsed = parseBlock(text.slice(block.yamlStart, block.yamlEnd));
+  if (parsed.invalid && parsed.invalid.line !== null) {
+    // The parser counts lines of the block; the file has the opening `---` (and whatever precedes it) first.
+    parsed.invalid.line += countNewlines(text, block.yamlStart);
+  }
+  return { ...parsed, body: text.slice(block.bodyStart) };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) n++;
+  return n;
 }
 
 function parseBlock(yamlText: string): Omit<Frontmatter, 'body'> {
@@ -76,10 +104,14 @@ function parseBlock(yamlText: string): Omit<Frontmatter, 'body'> {
     // logLevel 'error' keeps YAML warnings off the console while still throwing on errors.
     parsed = parse(yamlText, { schema: 'core', logLevel: 'error' });
   } catch (e) {
-    return { data: parseLines(yamlText), error: e instanceof Error ? e.message : String(e) };
+    const message = e instanceof Error ? e.message : String(e);
+    return { data: parseLines(yamlText), error: message, invalid: { message, line: errorLine(e) } };
   }
   if (parsed === null || parsed === undefined) return { data: {}, error: null };
-  if (!isRecord(parsed)) return { data: parseLines(yamlText), error: 'frontmatter is not a mapping' };
+  if (!isRecord(parsed)) {
+    const message = 'frontmatter is not a mapping';
+    return { data: parseLines(yamlText), error: message, invalid: { message, line: null } };
+  }
   const data = foldMetadata(parsed);
   const written = yamlText.includes('#') ? writtenBeyondComments(yamlText, parsed, data) : null;
   return written === null ? { data, error: null } : { data, error: null, written };
@@ -127,6 +159,12 @@ function writtenBeyondComments(
     setOwn(written, key, text);
   }
   return written;
+}
+
+/** The 1-based line of the block where the YAML parser failed, when it says (`linePos` of its errors). */
+function errorLine(error: unknown): number | null {
+  const pos = (error as { linePos?: { line?: unknown }[] } | null)?.linePos?.[0]?.line;
+  return typeof pos === 'number' && Number.isInteger(pos) && pos > 0 ? pos : null;
 }
 
 function foldMetadata(top: Record<string, unknown>): Record<string, unknown> {

@@ -8,7 +8,8 @@
 //   relative to the linking file's folder. Only `.md` paths (any case) can be entries; a path with a
 //   scheme, an absolute or `~` path, one climbing out of the memory folder, or one to another kind of
 //   file is not a memory link at all ("other"). A `.md` path inside the folder is the entry with exactly
-//   that file name, or broken.
+//   that file name, or broken; except a path under the top-level `team/` folder, the combined team
+//   memory that MEMORY.md links directly: valid, but not an entry of the source ("other").
 // - A wikilink `[[target|alias]]` / `[[target#heading]]`: `target` names an entry by, in this order,
 //   1. its `name` (frontmatter `name:`, else its first heading, else its file name), exactly, then
 //      case-folded;
@@ -32,6 +33,8 @@ export type Resolution<E> =
   | { kind: 'other' };
 
 const OTHER = { kind: 'other' } as const;
+/** Claude Code's combined team memory, left out of the listing (scan.ts) but a valid link target. */
+const TEAM_DIR = 'team/';
 
 export class LinkResolver<E extends Linkable> {
   private readonly byFilename = new Map<string, E>();
@@ -87,7 +90,7 @@ export class LinkResolver<E extends Linkable> {
   path(relative: string, from: string): Resolution<E> {
     if (!relative.toLowerCase().endsWith('.md')) return OTHER;
     const joined = joinRelative(from.slice(0, from.lastIndexOf('/') + 1), relative);
-    if (joined === null) return OTHER;
+    if (joined === null || joined.startsWith(TEAM_DIR)) return OTHER;
     const hit = this.byFilename.get(joined);
     if (hit !== undefined) return { kind: 'entry', entry: hit };
     return { kind: 'broken', target: joined, reason: `${joined} does not exist in this memory folder` };

@@ -43,6 +43,8 @@ export interface LoadedMemory {
   fileOf(id: string): { filepath: string; links: LinkResolver } | null;
   /** Each source's build, by id and dir, for the next load. */
   readonly builds: ReadonlyMap<string, SourceBuild>;
+  /** Each listed source's scanned files (with their parses), by source id: what a health check reads. */
+  readonly files: ReadonlyMap<string, readonly ScannedFile[]>;
 }
 
 export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
@@ -57,6 +59,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
   const entries: MemoryEntry[] = [];
   const folded: (string | null)[] = [];
   const builds = new Map<string, SourceBuild>();
+  const filesById = new Map<string, readonly ScannedFile[]>();
   let allReused = true;
   for (const plan of planned) {
     let built;
@@ -72,6 +75,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
       built = reused ? before.built : buildSource(plan.id, files);
       allReused &&= reused;
       builds.set(key, { files, built });
+      filesById.set(plan.id, files);
     } catch (error) {
       // Nothing above should throw; if it does, one source is lost rather than the whole listing.
       logger.warn(`memory dir ${plan.dir} skipped: ${String(error)}`);
@@ -123,6 +127,7 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
     },
     fileOf,
     builds,
+    files: filesById,
   };
 }
 

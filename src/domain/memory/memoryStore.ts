@@ -67,6 +67,11 @@ export class MemoryStore {
     return openRegularFile(file.filepath, file.links);
   }
 
+  /** The listing with each source's scanned files and their parses: what a health check and a fix read. */
+  async snapshot(): Promise<Pick<LoadedMemory, 'listing' | 'files'>> {
+    return this.load();
+  }
+
   /** Ids of entries whose raw content (frontmatter included) contains q, case-insensitively. */
   async search(q: string): Promise<string[]> {
     if (q === '') return [];

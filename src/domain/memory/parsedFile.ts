@@ -7,6 +7,7 @@ import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { extractLinks } from '../markdown/links.js';
 import { firstHeading } from '../markdown/text.js';
 import type { MemoryType } from '../types.js';
+import { type FileFacts, fileFacts } from './care/fileFacts.js';
 
 const TYPES = new Set<string>(['user', 'feedback', 'project', 'reference']);
 
@@ -40,12 +41,18 @@ export interface ParsedFile {
   wikiTargets: string[];
   /** foldCase of the whole raw text, for search; null for a file larger than PARSED_BYTES (searched from disk). */
   folded: string | null;
+  /** What the health check reads (care/): taken here so that a check reads no file again. */
+  facts: FileFacts;
 }
 
-/** `text` is the file's first PARSED_BYTES (all of it when `size` is no more). */
-export function parseFile(text: string, size: number, mtimeMs: number, lineCount: number): ParsedFile {
+/**
+ * `text` is the file's first PARSED_BYTES (all of it when `size` is no more); `isIndex` for a source's
+ * MEMORY.md, whose load budget is measured.
+ */
+export function parseFile(text: string, size: number, mtimeMs: number, lineCount: number, isIndex = false): ParsedFile {
   // parseFrontmatter never throws: a malformed file only loses its own fields.
-  const { data, body } = parseFrontmatter(text);
+  const frontmatter = parseFrontmatter(text);
+  const { data, body } = frontmatter;
   const type = field(data.type);
   // Both kinds of link start with `[`: a quarter of typical memory files has none, and the scan is per line.
   const links = body.includes('[') ? extractLinks(body, MAX_LINKS_PER_FILE) : { markdown: [], wikilinks: [] };
@@ -62,6 +69,7 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
     markdownTargets: links.markdown,
     wikiTargets: links.wikilinks,
     folded: size <= PARSED_BYTES ? foldCase(text) : null,
+    facts: fileFacts(text, frontmatter, isIndex, MAX_LINKS_PER_FILE),
   };
 }
 

@@ -21,8 +21,9 @@ export interface ScannedFile {
 }
 
 export const INDEX_FILE = 'MEMORY.md';
-// Claude Code's own subfolders that hold no topic files (formats doc, "Auto memory").
-const EXCLUDED_TOP_DIRS = new Set(['team', 'logs', 'sessions', 'proposals']);
+// Claude Code's own subfolders that hold no topic files (formats doc, "Auto memory"): `team/` is the
+// combined team memory (with its own index), `agents/` subagents' memory.
+const EXCLUDED_TOP_DIRS = new Set(['team', 'logs', 'sessions', 'proposals', 'agents']);
 // A custom directory can point anywhere the user likes; these stop a walk over a huge tree.
 const MAX_FILES = 10_000;
 const MAX_DIRS = 5_000;
@@ -169,7 +170,7 @@ class Reader {
     for (const { slot, filename, filepath, head } of this.unparsed) {
       if (this.slicer.due()) await this.slicer.pause();
       const { stats, text, lineCount } = head;
-      const parsed = parseFile(text, stats.size, stats.mtimeMs, lineCount);
+      const parsed = parseFile(text, stats.size, stats.mtimeMs, lineCount, filename === INDEX_FILE);
       // Keyed by the fstat of what was read, so a write racing the read is seen as a change next time.
       this.cache.remember(filepath, stats, parsed);
       this.files[slot] = { filename, filepath, isIndex: filename === INDEX_FILE, parsed };

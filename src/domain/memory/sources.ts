@@ -94,7 +94,65 @@ export async function planSources(
     byDir.set(dir, source);
     customs.push(source);
   }
+  for (const candidate of await agentCandidates(policy.realClaude, cwds, rootOf, slicer)) {
+    const refused = refusalReason(candidate.dir, policy);
+    if (refused) {
+      logger.warn(`not listing agent memory ${candidate.dir}: ${refused}`);
+      continue;
+    }
+    const dir = realOrResolved(candidate.dir);
+    if (byDir.has(dir)) continue;
+    const source = { ...candidate, dir, id: customSourceId(dir) };
+    byDir.set(dir, source);
+    customs.push(source);
+  }
   return [...defaults, ...customs];
+}
+
+/** The agent-memory folders a repository keeps under `.claude/`, and whether they stay on this machine. */
+const AGENT_FOLDERS = [{ folder: 'agent-memory', local: false }, { folder: 'agent-memory-local', local: true }] as const;
+
+/**
+ * Subagents' own memory folders (formats doc, "Subagent memory"): `<claude>/agent-memory/<agent>/` for
+ * the user's agents, `<repo>/.claude/agent-memory[-local]/<agent>/` for a repository's. Each is listed as
+ * a custom source named after its agent; a subagent reads it, so it is active.
+ */
+async function agentCandidates(
+  realClaude: string, cwds: string[], rootOf: Map<string, string>, slicer: TimeSlicer,
+): Promise<PlannedSource[]> {
+  const found: PlannedSource[] = [];
+  for (const agent of subfolders(path.join(realClaude, 'agent-memory'))) {
+    found.push({ id: '', kind: 'custom', project: `agent: ${agent}`, cwd: null, dir: path.join(realClaude, 'agent-memory', agent), active: true });
+  }
+  const roots = [...new Set([...cwds, ...rootOf.values()])].sort();
+  for (const root of roots) {
+    if (slicer.due()) await slicer.pause();
+    const claudeFolder = path.join(root, '.claude');
+    if (!isDirectory(claudeFolder)) continue;
+    for (const { folder, local } of AGENT_FOLDERS) {
+      for (const agent of subfolders(path.join(claudeFolder, folder))) {
+        found.push({
+          id: '', kind: 'custom', project: `${lastPathSegment(root)} agent: ${agent}${local ? ' (local)' : ''}`, cwd: root,
+          dir: path.join(claudeFolder, folder, agent), active: true,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** Names of the directories in `dir` (symlinks to directories count), sorted; none when it cannot be listed. */
+function subfolders(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(dir, e.name)))))
+    .map((e) => e.name)
+    .sort();
 }
 
 async function defaultSources(

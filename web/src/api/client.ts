@@ -1,6 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  Content, MemoryListing, MemorySearch, OpenRequest, OpenResult, PlanList, PlanSearch, RefreshResult,
+  Content, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest,
+  OpenResult, PlanList, PlanSearch, RefreshResult,
 } from './types';
 
 export class ApiError extends Error {
@@ -68,4 +69,8 @@ export const api = {
     getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
   refresh: () => postJson<RefreshResult>('/api/refresh'),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
+  memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
+  memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),
+  memoryFix: (request: MemoryFixRequest) => postJson<MemoryFixResult>('/api/memory/fix', request),
+  memoryUndo: (undoId: string) => postJson<MemoryUndoResult>('/api/memory/undo', { undoId }),
 };

@@ -1,16 +1,17 @@
-// MEMORY.md health: line and size meters against Claude Code's limits (ok / near from 80% / over),
-// where exactly reading stops, topics whose only link lies past that point, orphans and dangling
-// links, each one click away.
+// MEMORY.md health: line and character meters against Claude Code's limits (ok / near from 80% / over)
+// as it counts them (frontmatter and HTML comments left out, characters not bytes), where exactly reading
+// stops, topics whose only link lies past that point, orphans and dangling links, each one click away.
+// The meters, the verdict and the cut come from one rule, so they never contradict each other.
 import type { MemoryEntry, MemorySource } from '../api/types';
 import { formatCount } from '../ui/format';
-import { BYTE_LIMIT, LINE_LIMIT, levelOf, type CutPoint, type Level } from './cutPoint';
+import { CHAR_LIMIT, LINE_LIMIT, levelOf, type CutPoint, type Level } from './cutPoint';
 import { LEVEL_TEXT } from './healthSummary';
 import type { IndexReach } from './links';
 
 interface Props {
   source: MemorySource;
   cut: CutPoint;
-  /** Lines and UTF-8 bytes measured from the content (the service's stats win when present). */
+  /** The file as it is on disk: lines and UTF-8 bytes (the spec's index.lines and index.bytes). */
   measured: { lines: number; bytes: number };
   reach: IndexReach;
   orphans: MemoryEntry[];
@@ -49,21 +50,22 @@ function Meter({ label, value, limit, unit }: { label: string; value: number; li
 
 export function IndexHealth({ source, cut, measured, reach, orphans, missingOrphans, dangling, onOpenEntry, onShowLink, onShowCut }: Props) {
   const stats = source.index;
-  const lines = stats?.lines ?? measured.lines;
-  const bytes = stats?.bytes ?? measured.bytes;
-  const lineLimit = stats?.lineLimit || LINE_LIMIT;
-  const byteLimit = stats?.byteLimit || BYTE_LIMIT;
+  const diskLines = stats?.lines ?? measured.lines;
+  const diskBytes = stats?.bytes ?? measured.bytes;
   const unread = cut.totalLines - cut.keptLines;
+  // What is held against the character limit: the first 200 counted lines when lines were cut first.
+  const checkedChars = cut.reason === 'lines' ? cut.keptChars : cut.totalChars;
+  const leftOut = cut.skipped.length > 0;
   return (
     <section className="index-health" aria-label="MEMORY.md health">
       <div className="meters">
-        <Meter label="Lines" value={lines} limit={lineLimit} unit="lines" />
-        <Meter label="Size" value={bytes} limit={byteLimit} unit="bytes" />
+        <Meter label="Lines" value={cut.totalLines} limit={LINE_LIMIT} unit="lines" />
+        <Meter label="Characters" value={checkedChars} limit={CHAR_LIMIT} unit="characters" />
       </div>
       <p className={`cut-summary${cut.truncated ? ' truncated' : ''}`} data-testid="cut-summary">
         {cut.truncated ? (
           <>
-            Claude Code reads the first {formatCount(cut.keptLines)} lines ({formatCount(cut.keptChars)} characters) and
+            Claude Code loads the first {formatCount(cut.keptLines)} lines ({formatCount(cut.keptChars)} characters) and
             never sees the remaining {formatCount(unread)} {unread === 1 ? 'line' : 'lines'}
             {cut.reason === 'chars' || cut.reason === 'lines+chars' ? ', cut at the last line break before 25,000 characters' : ''}
             .{' '}
@@ -72,11 +74,13 @@ export function IndexHealth({ source, cut, measured, reach, orphans, missingOrph
             </button>
           </>
         ) : (
-          <>Claude Code reads all of it ({formatCount(cut.totalLines)} lines, {formatCount(cut.totalChars)} characters).</>
+          <>Claude Code loads all of it ({formatCount(cut.totalLines)} lines, {formatCount(cut.totalChars)} characters).</>
         )}
-        {bytes > byteLimit && !cut.truncated && (
-          <> Over {formatCount(byteLimit)} bytes, but Claude Code counts characters, so nothing is cut by size.</>
-        )}
+      </p>
+      <p className="muted disk-stats" data-testid="disk-stats">
+        On disk: {formatCount(diskLines)} lines, {formatCount(diskBytes)} bytes.
+        {leftOut && ' Frontmatter and HTML comments are left out before Claude Code counts.'}
+        {diskBytes > CHAR_LIMIT && !cut.truncated && ' More bytes than the limit, but Claude Code counts characters: nothing is cut.'}
       </p>
       {!source.active && (
         <p className="notice">This folder is not read by Claude Code (an autoMemoryDirectory setting points elsewhere).</p>

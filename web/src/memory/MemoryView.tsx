@@ -1,6 +1,8 @@
-// The Memory view: sources and entries on the left; on the right the open source with its entry
-// reader (MEMORY.md health and cut included) or its link graph. A phone shows the reader only once an
-// entry or the graph is open ('has-reader'), and the list otherwise.
+// The Memory view: the project picker, sources and entries on the left; on the right the open source
+// with its entry reader (MEMORY.md health and cut included), its link graph or its health check with
+// fixes, or the health overview of every source. A phone shows the reader only once an entry, the
+// graph or the health view is open ('has-reader'), and the list otherwise.
+import { useCallback } from 'react';
 import type { MemoryEntry, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import type { UrlState } from '../state/url';
@@ -11,10 +13,15 @@ import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
 import { formatCount } from '../ui/format';
 import { EntryReader } from './EntryReader';
+import { HealthOverview } from './HealthOverview';
 import { kindLabel } from './healthSummary';
 import { LinkGraph } from './LinkGraph';
+import { ProjectPicker } from './ProjectPicker';
 import { SourceList } from './SourceList';
+import { SourceProblems } from './SourceProblems';
 import { TypeChips } from './TypeChips';
+import { useFixFlow } from './useFixFlow';
+import { useMemoryHealth } from './useMemoryHealth';
 import type { MemoryModel } from './useMemoryModel';
 
 interface Props {
@@ -37,6 +44,14 @@ interface Props {
 export function MemoryView(props: Props) {
   const { remote, model, url, setUrl, shownEntry } = props;
   const toast = useToast();
+  const health = useMemoryHealth(remote.version);
+  const { reload } = props;
+  const reloadHealth = health.reload;
+  const changed = useCallback(() => {
+    reload();
+    reloadHealth();
+  }, [reload, reloadHealth]);
+  const fixes = useFixFlow(changed, toast);
 
   if (remote.status === 'loading' && !remote.data) {
     return <div className="state-panel loading" aria-busy="true">Loading memory…</div>;
@@ -63,14 +78,37 @@ export function MemoryView(props: Props) {
     );
   }
 
-  const source = model.activeSource;
+  const overview = url.tab === 'health' && !url.source;
+  const source = overview ? null : model.activeSource;
   const openEntry = (entry: MemoryEntry) => setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry' }, 'push');
+  const openSourceHealth = (id: string) => setUrl({ view: 'memory', source: id, entry: null, tab: 'health' }, 'push');
+  const entryOf = (sourceId: string, file: string) => model.entryById.get(`${sourceId}/${file}`) ?? null;
   const totalShown = [...model.visible.values()].reduce((n, list) => n + list.length, 0);
+  const checked = source ? health.bySource.get(source.id) : undefined;
+  const problemCount = checked?.problems.length ?? 0;
 
   return (
-    <div className={`split memory-split${url.entry || url.tab === 'graph' ? ' has-reader' : ''}`}>
+    <div className={`split memory-split${url.entry || url.tab !== 'entry' ? ' has-reader' : ''}`}>
       <aside className="pane-list memory-sidebar" aria-label="Memory list">
+        <ProjectPicker
+          value={url.pick}
+          matches={model.picked.length}
+          total={model.sources.length}
+          onChange={(pick) => setUrl({ pick })}
+          onChooseFirst={() => {
+            const first = model.groups[0]?.sources[0];
+            if (first) setUrl({ source: first.id, entry: null, tab: url.tab === 'health' ? 'health' : url.tab }, 'push');
+          }}
+        />
         <div className="list-toolbar">
+          <button
+            type="button"
+            className={`health-overview-button${overview ? ' on' : ''}`}
+            aria-pressed={overview}
+            onClick={() => setUrl({ source: null, entry: null, tab: 'health' }, 'push')}
+          >
+            Health overview
+          </button>
           <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
           <div className="list-counts" role="status" aria-live="polite">
             {model.searching ? (
@@ -96,6 +134,7 @@ export function MemoryView(props: Props) {
           ) : (
             <SourceList
               model={model}
+              health={health.bySource}
               query={url.q}
               onSelectSource={(id) => setUrl({ source: id, entry: null, tab: url.tab }, 'push')}
               onSelectEntry={openEntry}
@@ -104,7 +143,17 @@ export function MemoryView(props: Props) {
         </div>
       </aside>
       <main className="pane-main" id="main">
-        {!source ? (
+        {overview ? (
+          <HealthOverview
+            sources={model.picked}
+            health={health}
+            fixes={fixes}
+            entryOf={entryOf}
+            onOpenEntry={openEntry}
+            onOpenSource={openSourceHealth}
+            onChanged={changed}
+          />
+        ) : !source ? (
           <div className="state-panel empty">
             <h2>Pick a memory source</h2>
             <p>Each project has its own memory folder. Choose one on the left, or press j / k to move through entries.</p>
@@ -138,9 +187,23 @@ export function MemoryView(props: Props) {
                 <button type="button" role="tab" aria-selected={url.tab === 'graph'} onClick={() => setUrl({ tab: 'graph' }, 'push')} title="Link graph (g)">
                   Link graph
                 </button>
+                <button type="button" role="tab" aria-selected={url.tab === 'health'} onClick={() => setUrl({ source: source.id, tab: 'health' }, 'push')}>
+                  Health{problemCount > 0 && <span className="count"> {problemCount}</span>}
+                </button>
               </div>
             </div>
-            {url.tab === 'graph' ? (
+            {url.tab === 'health' ? (
+              <SourceProblems
+                source={source}
+                health={checked}
+                loading={health.remote.status === 'loading'}
+                readOnly={health.readOnly}
+                fixes={fixes}
+                entryOf={(file) => entryOf(source.id, file)}
+                onOpenEntry={openEntry}
+                onOpenSource={openSourceHealth}
+              />
+            ) : url.tab === 'graph' ? (
               <LinkGraph
                 source={source}
                 entries={model.entriesBySource.get(source.id) ?? []}

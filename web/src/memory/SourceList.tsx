@@ -1,6 +1,7 @@
-// Memory sources grouped by project, each with its kind, an "inactive" mark, index health and its
-// entries (filtered by the search and the type chips).
-import type { MemoryEntry } from '../api/types';
+// Memory sources grouped by project, each with its kind, an "inactive" mark, index health under Claude
+// Code's load budget, its problem count, and its entries (filtered by the search and the type chips;
+// pinned and untyped memories marked as the states they are).
+import type { MemoryEntry, MemoryHealthSource } from '../api/types';
 import { Highlight } from '../search/Highlight';
 import { formatCount } from '../ui/format';
 import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
@@ -8,12 +9,13 @@ import type { MemoryModel } from './useMemoryModel';
 
 interface Props {
   model: MemoryModel;
+  health: Map<string, MemoryHealthSource>;
   query: string;
   onSelectSource(sourceId: string): void;
   onSelectEntry(entry: MemoryEntry): void;
 }
 
-export function SourceList({ model, query, onSelectSource, onSelectEntry }: Props) {
+export function SourceList({ model, health, query, onSelectSource, onSelectEntry }: Props) {
   const activeId = model.activeSource?.id ?? null;
   const selectedEntry = model.activeEntry?.id ?? null;
   // While searching, projects without a hit are left out.
@@ -21,7 +23,7 @@ export function SourceList({ model, query, onSelectSource, onSelectEntry }: Prop
     (group) => !model.searching || group.sources.some((s) => (model.visible.get(s.id) ?? []).length > 0),
   );
   return (
-    <nav className="source-list" aria-label="Memory sources">
+    <nav className="source-list" id="memory-source-list" aria-label="Memory sources">
       {groups.map((group) => (
         <section key={group.project} className="source-group" aria-label={`Project ${group.project}`}>
           <h2 className="group-title">
@@ -30,7 +32,10 @@ export function SourceList({ model, query, onSelectSource, onSelectEntry }: Prop
           {group.sources.map((source) => {
             const hits = model.visible.get(source.id) ?? [];
             const expanded = source.id === activeId || model.searching;
-            const level = sourceLevel(source);
+            const checked = health.get(source.id);
+            const level = sourceLevel(source, checked?.load);
+            const pinned = new Set(checked?.pinned ?? []);
+            const problems = checked?.problems.length ?? 0;
             if (model.searching && hits.length === 0) return null;
             return (
               <div key={source.id} className={`source${source.id === activeId ? ' active' : ''}${source.active ? '' : ' inactive'}`}>
@@ -45,11 +50,16 @@ export function SourceList({ model, query, onSelectSource, onSelectEntry }: Prop
                   <span className="source-line">
                     <span className={`kind kind-${source.kind}`}>{kindLabel(source)}</span>
                     {level && (
-                      <span className={`health-dot level-${level}`} title={`MEMORY.md ${LEVEL_TEXT[level]}`}>
-                        <span className="sr-only">MEMORY.md {LEVEL_TEXT[level]}</span>
+                      <span className={`health-dot level-${level}`} title={level === 'inactive' ? LEVEL_TEXT[level] : `MEMORY.md ${LEVEL_TEXT[level]}`}>
+                        <span className="sr-only">{level === 'inactive' ? LEVEL_TEXT[level] : `MEMORY.md ${LEVEL_TEXT[level]}`}</span>
                       </span>
                     )}
                     <span className="count">{formatCount(source.entryCount)} topics</span>
+                    {problems > 0 && (
+                      <span className="badge badge-problems" title="Problems the health check found">
+                        {formatCount(problems)} {problems === 1 ? 'problem' : 'problems'}
+                      </span>
+                    )}
                   </span>
                   {!source.active && <span className="badge badge-inactive">not read by Claude Code</span>}
                   {!source.index && <span className="badge badge-warn">no MEMORY.md</span>}
@@ -69,7 +79,12 @@ export function SourceList({ model, query, onSelectSource, onSelectEntry }: Prop
                             {entry.isIndex ? <strong>MEMORY.md</strong> : <Highlight text={entry.name} query={query} />}
                           </span>
                           <span className="entry-flags">
-                            {entry.type && <span className={`type-chip type-${entry.type}`}>{entry.type}</span>}
+                            {pinned.has(entry.filename) && <span className="badge badge-pinned" title="Pinned: applies to every session">pinned</span>}
+                            {entry.type ? (
+                              <span className={`type-chip type-${entry.type}`}>{entry.type}</span>
+                            ) : !entry.isIndex && !pinned.has(entry.filename) && (
+                              <span className="type-chip type-none" title="No type: a normal state, not an error">untyped</span>
+                            )}
                             {!entry.isIndex && !entry.inIndex && (
                               <span className="badge badge-warn" title="MEMORY.md does not link to this file">
                                 not in index

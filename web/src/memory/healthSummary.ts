@@ -1,19 +1,25 @@
-// The health of a MEMORY.md from its stats alone (no content needed): used in the source list.
-import type { MemorySource } from '../api/types';
-import { BYTE_LIMIT, LINE_LIMIT, levelOf, worstLevel, type Level } from './cutPoint';
+// The state of a memory source at a glance: its index verdict under Claude Code's load budget (from the
+// health check, never from raw byte counts), and "not read" for a folder Claude Code no longer reads,
+// which is never shown as healthy.
+import type { MemoryHealthSource, MemorySource } from '../api/types';
+import { budgetLevel, type Level } from './cutPoint';
 
-export function sourceLevel(source: MemorySource): Level | null {
-  const s = source.index;
-  if (!s) return null;
-  return worstLevel(levelOf(s.lines, s.lineLimit || LINE_LIMIT), levelOf(s.bytes, s.byteLimit || BYTE_LIMIT));
+export type SourceStatus = Level | 'inactive';
+
+export function sourceLevel(source: MemorySource, load: MemoryHealthSource['load'] | undefined): SourceStatus | null {
+  if (!source.active) return 'inactive';
+  if (!load) return null;
+  return budgetLevel({ truncated: load.truncated, totalLines: load.lines, totalChars: load.chars }, load.lineLimit, load.charLimit);
 }
 
-export const LEVEL_TEXT: Record<Level, string> = {
+export const LEVEL_TEXT: Record<SourceStatus, string> = {
   ok: 'ok',
   near: 'near the limit',
   over: 'over the limit',
+  inactive: 'not read by Claude Code',
 };
 
 export function kindLabel(source: MemorySource): string {
+  if (source.kind === 'custom' && source.project.includes('agent: ')) return 'subagent memory';
   return source.kind === 'custom' ? 'custom autoMemoryDirectory' : 'default';
 }

@@ -71,3 +71,14 @@ export function orderEntries(entries: MemoryEntry[]): MemoryEntry[] {
     (a, b) => Number(b.isIndex) - Number(a.isIndex) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
   );
 }
+
+/** The project picker's words, folded; a source matches when its name, folder or kind holds every one. */
+export function pickWords(pick: string): string[] {
+  return foldCase(pick).split(/\s+/).filter((w) => w !== '');
+}
+
+export function matchesPick(source: MemorySource, words: readonly string[]): boolean {
+  if (words.length === 0) return true;
+  const hay = foldCase(`${source.project}\u0000${source.dir}\u0000${source.cwd ?? ''}\u0000${source.kind}`);
+  return words.every((w) => hay.includes(w));
+}

@@ -4,7 +4,8 @@ import type { MemoryEntry, MemoryListing, MemorySource } from '../api/types';
 import type { UrlState } from '../state/url';
 import { LinkResolver, type EntryResolver } from './links';
 import {
-  entryHaystack, filterByTypes, groupSources, orderEntries, searchEntries, typeCounts, type EntryHit, type TypeKey,
+  entryHaystack, filterByTypes, groupSources, matchesPick, orderEntries, pickWords, searchEntries, typeCounts, type EntryHit,
+  type TypeKey,
 } from './memoryQuery';
 
 export interface MemoryModel {
@@ -14,7 +15,10 @@ export interface MemoryModel {
   entryById: Map<string, MemoryEntry>;
   entriesBySource: Map<string, MemoryEntry[]>;
   resolverFor(sourceId: string): EntryResolver;
+  /** The groups the project picker lets through (all of them when it is empty). */
   groups: { project: string; sources: MemorySource[] }[];
+  /** The sources the project picker lets through, in listing order. */
+  picked: MemorySource[];
   /** Search hits before the type chips (for the chip counts). */
   counts: Record<TypeKey, number>;
   /** What the list shows, per source, in display order. */
@@ -52,8 +56,16 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
     return { sources, entries, sourceById, entryById, entriesBySource, haystacks, resolverFor, groups: groupSources(sources) };
   }, [listing]);
 
+  const picked = useMemo(() => {
+    const words = pickWords(url.pick);
+    if (words.length === 0) return { sources: base.sources, groups: base.groups };
+    const sources = base.sources.filter((s) => matchesPick(s, words));
+    return { sources, groups: groupSources(sources) };
+  }, [base, url.pick]);
+
   return useMemo(() => {
     const q = url.q.trim();
+    const pickedIds = new Set(picked.sources.map((s) => s.id));
     const hits = searchEntries(base.entries, base.haystacks, q, contentHits);
     const counts = typeCounts(hits);
     const shown = filterByTypes(hits, url.types);
@@ -63,15 +75,14 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
       list.push(h);
       bySource.set(h.entry.sourceId, list);
     }
-    const activeEntry = url.entry ? base.entryById.get(url.entry) ?? null : null;
-    const activeSource =
-      (url.source ? base.sourceById.get(url.source) : undefined) ??
-      (activeEntry ? base.sourceById.get(activeEntry.sourceId) : undefined) ??
-      base.groups[0]?.sources[0] ??
-      null;
+    const listed = url.entry ? base.entryById.get(url.entry) ?? null : null;
+    const activeEntry = listed && pickedIds.has(listed.sourceId) ? listed : null;
+    // The reader follows the project picker: a source it leaves out gives way to its first match.
+    const inPick = (id: string | undefined | null) => (id && pickedIds.has(id) ? base.sourceById.get(id) : undefined);
+    const activeSource = inPick(url.source) ?? inPick(activeEntry?.sourceId) ?? picked.groups[0]?.sources[0] ?? null;
     const visible = new Map<string, EntryHit[]>();
     const flat: MemoryEntry[] = [];
-    for (const group of base.groups) {
+    for (const group of picked.groups) {
       for (const s of group.sources) {
         const order = base.entriesBySource.get(s.id) ?? [];
         const list = bySource.get(s.id) ?? [];
@@ -84,6 +95,8 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
     }
     return {
       ...base,
+      groups: picked.groups,
+      picked: picked.sources,
       counts,
       visible,
       flat,
@@ -91,5 +104,5 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
       activeEntry,
       searching: q !== '' || url.types.length > 0,
     };
-  }, [base, url.q, url.types, url.entry, url.source, contentHits]);
+  }, [base, picked, url.q, url.types, url.entry, url.source, contentHits]);
 }

@@ -19,10 +19,16 @@ describe('url state', () => {
       entry: '-tmp-x-webapp/user role.md',
       types: ['user', 'none'],
       tab: 'graph',
+      pick: 'web app & co',
       full: true,
     };
     const query = serializeUrlState(state);
     expect(parseUrlState(query)).toEqual(state);
+  });
+
+  it('keeps the memory health tab and the project picker\'s text', () => {
+    expect(parseUrlState('?view=memory&tab=health&pick=shop')).toMatchObject({ tab: 'health', pick: 'shop' });
+    expect(serializeUrlState({ ...DEFAULT_STATE, view: 'memory', tab: 'health', pick: 'a b' })).toBe('?view=memory&tab=health&pick=a+b');
   });
 
   it('uses the natural direction of a column unless told otherwise', () => {

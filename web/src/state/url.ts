@@ -4,7 +4,7 @@
 export type View = 'plans' | 'memory';
 export type SortKey = 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
 export type SortDir = 'asc' | 'desc';
-export type MemoryTab = 'entry' | 'graph';
+export type MemoryTab = 'entry' | 'graph' | 'health';
 
 export interface UrlState {
   view: View;
@@ -22,6 +22,8 @@ export interface UrlState {
   /** Memory type filter; 'none' stands for entries without a type. */
   types: string[];
   tab: MemoryTab;
+  /** Memory: the project picker's text (which sources the list and the health overview show). */
+  pick: string;
   /** Reader fills the window. */
   full: boolean;
 }
@@ -44,6 +46,7 @@ export const DEFAULT_STATE: UrlState = {
   entry: null,
   types: [],
   tab: 'entry',
+  pick: '',
   full: false,
 };
 
@@ -69,7 +72,8 @@ export function parseUrlState(search: string): UrlState {
     source: p.get('source') || null,
     entry: p.get('entry') || null,
     types,
-    tab: p.get('tab') === 'graph' ? 'graph' : 'entry',
+    tab: p.get('tab') === 'graph' ? 'graph' : p.get('tab') === 'health' ? 'health' : 'entry',
+    pick: p.get('pick') ?? '',
     full: p.get('full') === '1',
   };
 }
@@ -89,6 +93,7 @@ export function serializeUrlState(state: UrlState): string {
   if (state.entry) p.set('entry', state.entry);
   for (const type of unique(state.types)) p.append('type', type);
   if (state.tab !== 'entry') p.set('tab', state.tab);
+  if (state.pick) p.set('pick', state.pick);
   if (state.full) p.set('full', '1');
   const text = p.toString();
   return text ? `?${text}` : '';

@@ -1,0 +1,169 @@
+// Memory care in a real browser over the real server: the health overview (every source with its
+// problem counts, worst first, inactive folders never shown as healthy), a source's problems, a fix
+// previewed as a diff and applied (the file on disk changes only then), the 409 race answered with a
+// fresh preview, undo, a secret masked until revealed, the project picker, and a read-only run.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { conversationLine } from '../test/helpers/home.js';
+import { openPage, screenshot } from './helpers/browser.js';
+import { encodeKey } from './helpers/fixture.js';
+import { startServer } from './helpers/server.js';
+import { query, useTestEnv } from './helpers/setup.js';
+
+const SHOP_INDEX = '# Shop memory\n\n- [Checkout](checkout.md) — how checkout works\n';
+const ORPHAN_LINE = '- [refunds](refunds.md) — Refund rules for the EU shop';
+let shopDir = '';
+let shopId = '';
+
+const env = useTestEnv({
+  async extend(fx) {
+    const cwd = path.join(fx.root, 'work', 'shop');
+    shopId = encodeKey(cwd);
+    const project = path.join(fx.home, 'projects', shopId);
+    shopDir = path.join(project, 'memory');
+    const sid = '1b0c4f7e-2d3a-4c5b-9e8f-00000000c0de';
+    await mkdir(shopDir, { recursive: true });
+    await mkdir(cwd, { recursive: true });
+    await writeFile(path.join(project, `${sid}.jsonl`), `${conversationLine(cwd, sid, null)}\n`);
+    await writeFile(path.join(shopDir, 'MEMORY.md'), SHOP_INDEX);
+    await writeFile(
+      path.join(shopDir, 'checkout.md'),
+      '---\nname: checkout\ndescription: how checkout works\nmetadata:\n  type: project\n---\n\nStaging login:\npassword: hunter2-correct-horse\n',
+    );
+    await writeFile(
+      path.join(shopDir, 'refunds.md'),
+      '---\nname: refunds\ndescription: Refund rules for the EU shop\nmetadata:\n  type: project\n---\n\nFourteen days.\n',
+    );
+  },
+});
+
+const shopIndex = () => readFile(path.join(shopDir, 'MEMORY.md'), 'utf8');
+
+async function openShopHealth(page: Page): Promise<void> {
+  await page.locator('.health-row', { has: page.locator('.health-source', { hasText: 'shop' }) }).locator('.health-source').click();
+  await expect.poll(async () => (await query(page)).get('tab')).toBe('health');
+  await page.waitForSelector('.source-problems .problem-item');
+}
+
+const orphanItem = (page: Page) => page.locator('.problem-item[data-kind="orphan"]', { hasText: 'refunds.md' });
+
+describe('the health overview', () => {
+  it('lists every source with its problem counts, worst first, and never shows an inactive folder as healthy', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await page.waitForSelector('.health-row');
+    await expect.poll(() => page.locator('.health-overview-head [role="status"]').textContent()).toMatch(/\d+ sources · \d+ problems in \d+/);
+    const rows = page.locator('.health-row');
+    // shop holds a secret, the worst kind: it comes first.
+    expect(await rows.first().locator('.health-source').textContent()).toBe('shop');
+    const shop = rows.first();
+    expect(await shop.locator('.health-counts').textContent()).toContain('1 secret');
+    expect(await shop.locator('.health-counts').textContent()).toContain('1 orphan');
+    // The legacy default folder, which Claude Code no longer reads, says so instead of "healthy".
+    const inactive = page.locator('.health-row.inactive');
+    expect(await inactive.count()).toBeGreaterThan(0);
+    for (const text of await inactive.locator('.health-status').allTextContents()) {
+      expect(text).not.toContain('healthy');
+    }
+    expect(await inactive.first().locator('.health-status').getAttribute('data-status')).toBe('inactive');
+    await screenshot(page, 'memory-health-overview');
+  });
+
+  it('opens a problem in one click', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    const shop = page.locator('.health-row', { has: page.locator('.health-source', { hasText: 'shop' }) });
+    await shop.locator('.health-row-problems button', { hasText: 'refunds.md' }).click();
+    await expect.poll(async () => (await query(page)).get('entry')).toBe(`${shopId}/refunds.md`);
+    await expect.poll(() => page.textContent('.reader-title')).toBe('refunds');
+  });
+
+  it('follows the project picker', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await page.waitForSelector('.health-row');
+    expect(await page.locator('.health-row').count()).toBeGreaterThan(2);
+    await page.getByRole('searchbox', { name: "Find a project's memory" }).fill('shop');
+    await expect.poll(() => page.locator('.health-row .health-source').allTextContents()).toEqual(['shop']);
+    await expect.poll(async () => (await query(page)).get('pick')).toBe('shop');
+    expect(await page.locator('.source-group .group-title').allTextContents()).toEqual(['shop']);
+  });
+});
+
+describe('fixing a problem', () => {
+  it('previews the exact change as a diff, writes only on Apply, and undoes', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await openShopHealth(page);
+    const item = orphanItem(page);
+    await item.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+    const diff = item.locator('.diff-view');
+    await expect.poll(() => item.locator('.diff-add').allTextContents()).toContain(`+${ORPHAN_LINE}\n`);
+    expect(await diff.locator('.diff-file').count()).toBeGreaterThan(0);
+    expect(await shopIndex()).toBe(SHOP_INDEX);
+    await screenshot(page, 'memory-fix-preview');
+
+    await item.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shopIndex).toBe(`${SHOP_INDEX}${ORPHAN_LINE}\n`);
+    await expect.poll(() => page.locator('.fix-applied').textContent()).toContain('Fix applied to MEMORY.md');
+    // The health check runs again: the orphan is gone.
+    await expect.poll(() => orphanItem(page).count()).toBe(0);
+
+    await page.locator('.fix-applied').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(shopIndex).toBe(SHOP_INDEX);
+    await expect.poll(() => orphanItem(page).count()).toBe(1);
+    expect(await page.locator('.fix-applied').count()).toBe(0);
+  });
+
+  it('answers a file changed since the preview with the new preview, writing nothing until applied again', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await openShopHealth(page);
+    const item = orphanItem(page);
+    await item.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+    await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
+    // Claude Code saves a memory meanwhile.
+    const saved = `${SHOP_INDEX}- [Shipping](shipping.md) — saved meanwhile\n`;
+    await writeFile(path.join(shopDir, 'MEMORY.md'), saved);
+    await item.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => item.locator('.fix-preview .notice').textContent()).toContain('The file changed since the preview');
+    expect(await shopIndex()).toBe(saved);
+    // The new preview shows the line written meanwhile as context; applying it now keeps both.
+    await expect.poll(() => item.locator('.diff-ctx').allTextContents()).toContain(' - [Shipping](shipping.md) — saved meanwhile\n');
+    await item.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shopIndex).toBe(`${saved}${ORPHAN_LINE}\n`);
+    await page.locator('.fix-applied').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(shopIndex).toBe(saved);
+    await writeFile(path.join(shopDir, 'MEMORY.md'), SHOP_INDEX);
+  });
+
+  it('masks a secret until it is revealed', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await openShopHealth(page);
+    const secret = page.locator('.problem-item[data-kind="secret"]');
+    expect(await secret.locator('.problem-file').textContent()).toBe('checkout.md:9');
+    expect(await secret.textContent()).not.toContain('hunter2');
+    await secret.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => secret.getByTestId('secret-text').textContent()).toBe('password: hunter2-correct-horse');
+    await secret.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => secret.textContent()).not.toContain('hunter2');
+  });
+});
+
+describe('a read-only run', () => {
+  it('says so, previews, and offers no way to write', async () => {
+    const server = await startServer(env.fx.home, { args: ['--read-only'] });
+    const w = await openPage(env.browser, server.url);
+    try {
+      const { page } = w;
+      await page.goto(`${server.url}?view=memory&tab=health&source=${encodeURIComponent(shopId)}`);
+      await page.waitForSelector('.source-problems .problem-item');
+      expect(await page.locator('.read-only-notice').textContent()).toContain('--read-only');
+      const item = orphanItem(page);
+      await item.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+      await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
+      expect(await item.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      expect(await shopIndex()).toBe(SHOP_INDEX);
+    } finally {
+      await w.context.close();
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+// Memory care (extensions beyond interface 1.4.0): the health findings of every memory source, the fixes
+// that rewrite memory files (preview as a diff first), their undo, and the trash of removed topics. The
+// shapes and endpoint schemas, TypeBox only; endpoints.ts lists the endpoints with the others.
+import {
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, Optional, String as TString, Union, Unsafe,
+  type Static,
+} from 'typebox';
+
+const Type = {
+  Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, Optional, String: TString, Union, Unsafe,
+} as const;
+
+export const PROBLEM_KINDS = [
+  'over-budget', 'unreachable', 'dangling', 'orphan', 'truncated-value', 'bad-frontmatter', 'pinned-over-limit', 'stale',
+  'duplicate', 'split-brain', 'secret',
+] as const;
+export type ProblemKind = (typeof PROBLEM_KINDS)[number];
+
+export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic'] as const;
+export type FixKind = (typeof FIX_KINDS)[number];
+
+const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
+const NullableInteger = (description: string) => Type.Unsafe<number | null>({ type: 'integer', nullable: true, description });
+const Enum = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+const NullableEnum = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number] | null>({ type: 'string', enum: [...values, null], nullable: true, description });
+
+const Place = Type.Object({
+  sourceId: Type.String({ description: 'A source id from GET /api/memory' }),
+  file: NullableString('A file name of that source (as entries list it), or null for the source as a whole'),
+}, { additionalProperties: false });
+
+export const MemoryProblemSchema = Type.Object({
+  kind: Enum(PROBLEM_KINDS, [
+    'over-budget: MEMORY.md lines Claude Code does not load (load budget rule of 2.1.211); unreachable: a topic linked only',
+    'past the cut; dangling: a link to nothing; orphan: a topic MEMORY.md does not link; truncated-value: an unquoted " #" cuts a',
+    'frontmatter value; bad-frontmatter: frontmatter YAML does not parse; pinned-over-limit: more than 4 pinned memories; stale:',
+    'unchanged for the stale age while its session is gone; duplicate: the same name, nearly the same description, or the same',
+    'text twice; split-brain: memory Claude Code no longer reads beside memory it does (autoMemoryDirectory, deleted worktrees);',
+    'secret: text that looks like a credential (its line only, never the text)',
+  ].join(' ')),
+  file: NullableString('The file the problem is in (a file name of the source), or null for the source as a whole'),
+  line: NullableInteger('1-based line of `file`, or null'),
+  message: Type.String({ description: 'What is wrong and what Claude Code does about it, for people' }),
+  fix: NullableEnum(FIX_KINDS, 'The fix POST /api/memory/fix offers for it (its `kind`), or null when there is none'),
+  target: NullableString('What the fix acts on inside `file`: a link target (as in danglingLinks), a frontmatter key, or the topic a link past the cut names; send it back as the fix request\'s `target`'),
+  related: Type.Array(Place, { description: 'Other places involved: the index entries past the cut, the other copy of a duplicate, the folder Claude Code reads instead' }),
+}, { additionalProperties: false });
+
+const LoadStats = Type.Unsafe<{
+  lines: number; chars: number; lineLimit: number; charLimit: number; keptLines: number; keptChars: number; truncated: boolean;
+  firstUnreadLine: number | null;
+} | null>({
+  ...Type.Object({
+    lines: Type.Integer({ description: 'Lines Claude Code counts: frontmatter and HTML comments left out, then trimmed' }),
+    chars: Type.Integer({ description: 'Characters (UTF-16 units) Claude Code counts, as for `lines`' }),
+    lineLimit: Type.Integer({ description: '200' }),
+    charLimit: Type.Integer({ description: '25000' }),
+    keptLines: Type.Integer({ description: 'Lines Claude Code loads' }),
+    keptChars: Type.Integer({ description: 'Characters Claude Code loads' }),
+    truncated: Type.Boolean({ description: 'Claude Code cuts the index' }),
+    firstUnreadLine: NullableInteger('1-based first line of MEMORY.md that is not loaded'),
+  }, { additionalProperties: false }),
+  nullable: true,
+  description: 'MEMORY.md under the load budget rule; null when the source has no MEMORY.md. GET /api/memory\'s index.lines and index.bytes stay raw file statistics',
+});
+
+export const MemoryHealthSourceSchema = Type.Object({
+  sourceId: Type.String(),
+  load: LoadStats,
+  pinned: Type.Array(Type.String(), { description: 'Files whose frontmatter pins them (metadata.pinned: true); at most 4 apply' }),
+  problems: Type.Array(MemoryProblemSchema, { description: 'Worst kind first, then by file and line' }),
+}, { additionalProperties: false });
+
+const DateTime = (description: string) => Type.String({ format: 'date-time', description });
+
+export const MemoryTrashItemSchema = Type.Object({
+  undoId: Type.String({ description: 'POST it to /api/memory/undo to put the topic (and its index line) back' }),
+  sourceId: Type.String(),
+  dir: Type.String({ description: 'The memory folder it was removed from' }),
+  file: Type.String({ description: 'Its file name in that folder' }),
+  removed: DateTime('When it was removed'),
+}, { additionalProperties: false });
+
+const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
+
+const careErrors = {
+  badRequest: text('Malformed body, unknown kind, or a fix that does not apply to this file', 'Bad request'),
+  forbidden: text('Host not allowed, a cross-origin request, or the viewer runs with --read-only (a write)', 'Forbidden'),
+  notFound: text('No such source, file, problem or undo record', 'Not found'),
+  conflict: text('A file changed since the preview (its content hash differs), or since the fix being undone', 'Conflict'),
+  tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
+  unsupported: text('A body that is not JSON', 'Unsupported Media Type'),
+} as const;
+
+export const careEndpoints = {
+  memoryHealth: {
+    summary: 'Health findings of every memory source (extension beyond interface 1.4.0)',
+    description: [
+      'Every source of GET /api/memory, in its order, with MEMORY.md under Claude Code\'s load budget rule, its pinned files, and its',
+      'problems. `readOnly` says whether fixes can be applied; `staleDays` is the age after which a topic whose session is gone is stale.',
+    ].join(' '),
+    response: {
+      200: Type.Object({
+        readOnly: Type.Boolean({ description: 'The viewer runs with --read-only: POST /api/memory/fix previews only, undo is refused' }),
+        staleDays: Type.Integer(),
+        sources: Type.Array(MemoryHealthSourceSchema),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden,
+    },
+  },
+  memoryFix: {
+    summary: 'Preview or apply the fix of a health finding (extension beyond interface 1.4.0)',
+    description: [
+      'With `apply: false`, the change as a unified diff and the content hash of the files it reads; nothing is written. With',
+      '`apply: true` and that hash, the change is written (a temporary file and a rename in the same folder, only inside the memory',
+      'folder) and can be undone with the returned `undoId`; 409 when any file changed since the preview. A removed topic goes to the',
+      'trash (GET /api/memory/trash). Requires Content-Type: application/json and the same-origin rule of every state-changing request.',
+    ].join(' '),
+    body: Type.Object({
+      sourceId: Type.String({ description: 'A source id from GET /api/memory' }),
+      kind: Enum(FIX_KINDS, 'The fix: a problem\'s `fix` (remove-link is also offered where retarget-link is)'),
+      file: Type.String({ description: 'The problem\'s `file`' }),
+      target: Type.Optional(NullableString('The problem\'s `target`')),
+      hash: Type.Optional(Type.String({ description: 'The `hash` of the preview; required with apply: true' })),
+      apply: Type.Boolean({ description: 'false: preview only; true: write' }),
+    }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        diff: Type.String({ description: 'Unified diff of every file the fix changes (a removed file against /dev/null)' }),
+        hash: Type.String({ description: 'Content hash of the files the fix reads, as they were for this answer' }),
+        files: Type.Array(Type.String(), { description: 'The files it changes' }),
+        applied: Type.Boolean(),
+        undoId: NullableString('Set when applied: POST it to /api/memory/undo'),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
+      413: careErrors.tooLarge, 415: careErrors.unsupported,
+    },
+  },
+  memoryUndo: {
+    summary: 'Undo an applied fix: every file it changed gets its previous bytes back (extension beyond interface 1.4.0)',
+    description: '409 when a file changed since the fix; 403 with --read-only. Same-origin rule as every state-changing request.',
+    body: Type.Object({ undoId: Type.String() }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({ undone: Type.Boolean(), files: Type.Array(Type.String()) }),
+      400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
+      413: careErrors.tooLarge, 415: careErrors.unsupported,
+    },
+  },
+  memoryTrash: {
+    summary: 'Topics removed by a fix and not restored yet, newest first (extension beyond interface 1.4.0)',
+    response: {
+      200: Type.Object({ items: Type.Array(MemoryTrashItemSchema) }),
+      400: careErrors.badRequest, 403: careErrors.forbidden,
+    },
+  },
+} as const;
+
+export type MemoryProblem = Static<typeof MemoryProblemSchema>;
+export type MemoryHealthSource = Static<typeof MemoryHealthSourceSchema>;
+export type MemoryTrashItem = Static<typeof MemoryTrashItemSchema>;
+export type MemoryHealth = Static<(typeof careEndpoints)['memoryHealth']['response'][200]>;
+export type MemoryFixRequest = Static<(typeof careEndpoints)['memoryFix']['body']>;
+export type MemoryFixResult = Static<(typeof careEndpoints)['memoryFix']['response'][200]>;
+export type MemoryUndoRequest = Static<(typeof careEndpoints)['memoryUndo']['body']>;
+export type MemoryUndoResult = Static<(typeof careEndpoints)['memoryUndo']['response'][200]>;
+export type MemoryTrash = Static<(typeof careEndpoints)['memoryTrash']['response'][200]>;

@@ -1,0 +1,21 @@
+// Which fix does what (one file per fix, each a pure function of the files' text and the listing).
+import type { FixKind } from '../../../../contract/memoryCare.js';
+import { addToIndex } from './addToIndex.js';
+import { removeLink, retargetLink } from './linkFixes.js';
+import { moveOverflow } from './moveOverflow.js';
+import { quoteValue } from './quoteValue.js';
+import { trashTopic } from './trashTopic.js';
+import type { FixInput, FixPlan } from './types.js';
+
+const FIXES: Record<FixKind, (input: FixInput) => FixPlan> = {
+  'add-to-index': addToIndex,
+  'remove-link': removeLink,
+  'retarget-link': retargetLink,
+  'quote-value': quoteValue,
+  'move-past-cut': moveOverflow,
+  'trash-topic': trashTopic,
+};
+
+export function planFix(kind: FixKind, input: FixInput): FixPlan {
+  return FIXES[kind](input);
+}

@@ -1,0 +1,26 @@
+// GET /api/memory/health, fetched again whenever the memory listing changes (live updates, fixes).
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { api } from '../api/client';
+import type { MemoryHealth, MemoryHealthSource } from '../api/types';
+import { useRemote, type Remote } from '../state/useRemote';
+
+export interface HealthModel {
+  remote: Remote<MemoryHealth>;
+  bySource: Map<string, MemoryHealthSource>;
+  readOnly: boolean;
+  reload(): void;
+}
+
+export function useMemoryHealth(listingVersion: number): HealthModel {
+  const [remote, reload] = useRemote(useCallback((signal: AbortSignal) => api.memoryHealth(signal), []));
+  const seen = useRef(listingVersion);
+  useEffect(() => {
+    // The first listing is fetched alongside; every later one means files changed.
+    if (listingVersion !== seen.current) {
+      seen.current = listingVersion;
+      reload();
+    }
+  }, [listingVersion, reload]);
+  const bySource = useMemo(() => new Map((remote.data?.sources ?? []).map((s) => [s.sourceId, s])), [remote.data]);
+  return { remote, bySource, readOnly: remote.data?.readOnly ?? false, reload };
+}
