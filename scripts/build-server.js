@@ -7,6 +7,8 @@
 //   dist/server.cjs     the HTTP server (src/http/server.ts) and its libraries, ~80% of the code: the
 //                       application requires it once the scan has started, so loading it overlaps the scan
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
+//   dist/mcp.cjs        the Model Context Protocol (src/mcp/index.ts) with its SDK: required by `mcp` and by
+//                       the first request to /mcp, so no other start parses it
 //   dist/package.json   {"type": "commonjs"}: all of the above are CommonJS scripts
 //   dist/*.map          source maps, for debugging from a checkout (not packed)
 //   dist/.build/server-modules.json  every input file with bytes in a bundle, for build-notices.js
@@ -56,6 +58,13 @@ const serverApart = {
     b.onResolve({ filter: /^\.\/http\/server\.js$/ }, () => ({ path: './server.cjs', external: true }));
   },
 };
+// The MCP bundle is required at run time by the two that use it (see src/mcp/index.ts).
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)mcp\/index\.js$/ }, () => ({ path: './mcp.cjs', external: true }));
+  },
+};
 // fastify requires node:https and node:http2 when it loads, for servers we never create (TLS, HTTP/2):
 // ~10 ms of every start compiling them. In the server bundle they are stand-ins that require the real
 // module on first use, so nothing changes for code that does use them.
@@ -87,9 +96,10 @@ const results = await Promise.all([
     ...cjs,
     entryPoints: ['src/cli.ts'],
     outfile: `${outdir}app.cjs`,
-    plugins: [serverApart],
+    plugins: [serverApart, mcpApart],
   }),
-  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins] }),
+  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins, mcpApart] }),
+  build({ ...cjs, entryPoints: ['src/mcp/index.ts'], outfile: `${outdir}mcp.cjs` }),
   build({ ...cjs, entryPoints: ['src/entry.ts'], outfile: `${outdir}cli.js` }),
   build({ ...cjs, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js` }),
 ]);

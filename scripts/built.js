@@ -12,7 +12,7 @@ const STAMP = path.join(ROOT, 'dist', '.build', 'inputs.sha256');
 /** What a build reads (its node_modules through the lock file). */
 const INPUTS = ['src', 'web', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** Outputs every complete build leaves; a stamp without them (a dist/ half deleted by hand) is not trusted. */
-const OUTPUTS = ['dist/cli.js', 'dist/app.cjs', 'dist/server.cjs', 'dist/scanWorker.js', 'dist/web/index.html', 'dist/THIRD-PARTY-NOTICES.txt'];
+const OUTPUTS = ['dist/cli.js', 'dist/app.cjs', 'dist/server.cjs', 'dist/mcp.cjs', 'dist/scanWorker.js', 'dist/web/index.html', 'dist/THIRD-PARTY-NOTICES.txt'];
 
 function addTree(hash, rel) {
   const full = path.join(ROOT, rel);

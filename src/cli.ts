@@ -58,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.help) return void process.stdout.write(USAGE), 0;
   if (args.version) return void process.stdout.write(`${VERSION}\n`), 0;
+  if (args.command !== 'serve') return (await import('./cli/commands.js')).runCommand(args, logger);
   const exposed = !isLoopbackHost(args.host);
   if (exposed && !args.expose) {
     process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n\n${USAGE}`);
@@ -66,7 +67,10 @@ async function main(argv: string[]): Promise<number> {
   // From here on a signal stops the viewer cleanly, whatever it is doing.
   const shutdown = new Shutdown();
 
-  const home = await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
+  const fromFile = args.fromFile === null ? null : await import('./export/fromFile.js');
+  if (fromFile) shutdown.demoAt(fromFile.exportRoot());
+  const home = fromFile ? await fromFile.homeFromExport(args.fromFile!, fromFile.exportRoot())
+    : await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
   if (home.kind === 'error') {
     process.stderr.write(`plan-memory-viewer: ${home.message}\n`);
     return 1;
@@ -90,10 +94,10 @@ async function main(argv: string[]): Promise<number> {
   // The scan starts first: its workers read the logs while this thread loads and builds the server.
   // The demo is a fresh copy every start: caching its index would only leave files behind.
   const viewer = await Viewer.create({
-    claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' ? null : cacheDir(), deferWatch: true, trace,
-    // The demo's fixes are undone into its own copy, removed with it.
-    careDir: home.kind === 'demo' ? path.join(path.dirname(claudeDir), 'memory-care') : careDir(),
-    readOnly: args.readOnly,
+    claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' || fromFile ? null : cacheDir(), deferWatch: true, trace,
+    // The demo's fixes are undone into its own copy, removed with it; an export is served read-only.
+    careDir: home.kind === 'demo' || fromFile ? path.join(path.dirname(claudeDir), 'memory-care') : careDir(),
+    readOnly: args.readOnly || fromFile !== null,
     staleDays: args.staleDays ?? undefined,
     historyLimitBytes: args.historyLimitBytes ?? undefined,
   });

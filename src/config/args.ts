@@ -2,6 +2,14 @@
 import { parseArgs } from 'node:util';
 
 export interface CliArgs {
+  /** serve (no command word), `mcp` (MCP over stdio) or `export` (JSON to stdout or --output). */
+  command: 'serve' | 'mcp' | 'export';
+  /** export: include every file's content. */
+  content: boolean;
+  /** export: the file to write (null: stdout). */
+  output: string | null;
+  /** serve: answer from an export instead of a Claude Code home. */
+  fromFile: string | null;
   port: number | null;
   host: string;
   claudeDir: string | null;
@@ -18,6 +26,8 @@ export interface CliArgs {
 }
 
 export const USAGE = `Usage: plan-memory-viewer [options]
+       plan-memory-viewer mcp [--claude-dir DIR]         Model Context Protocol server on stdio
+       plan-memory-viewer export [--content] [-o FILE]   every plan's and memory entry's metadata as JSON
 
 Browse and search the plans and auto memory Claude Code keeps in ~/.claude.
 
@@ -36,6 +46,7 @@ Options:
                       (default 90)
   --history-limit SIZE  keep at most SIZE of plan versions the viewer observes (default 200MB; e.g.
                       500MB, 2GB; 0 keeps none), under the cache dir, oldest dropped first
+  --from-file FILE    serve an export (plan-memory-viewer export) read-only instead of a home
   -v, --version       print the version and exit
   -h, --help          print this help and exit
 
@@ -44,11 +55,14 @@ Colours only in a terminal, and never with NO_COLOR set.
 
 export class UsageError extends Error {}
 
+const COMMANDS = ['mcp', 'export'] as const;
+
 export function parseCliArgs(argv: string[]): CliArgs {
+  const command = (COMMANDS as readonly string[]).includes(argv[0] ?? '') ? argv[0] as CliArgs['command'] : 'serve';
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: command === 'serve' ? argv : argv.slice(1),
       strict: true,
       allowPositionals: false,
       options: {
@@ -64,6 +78,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'history-limit': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
+        content: { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
+        'from-file': { type: 'string' },
       },
     });
   } catch (error) {
@@ -91,7 +108,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
     historyLimitBytes = parseSize(v['history-limit']);
     if (historyLimitBytes === null) throw new UsageError(`--history-limit takes a size like 200MB or 2GB, got "${v['history-limit']}"`);
   }
+  if ((v.content !== undefined || v.output !== undefined) && command !== 'export') throw new UsageError('--content and --output belong to the export command');
+  if (v.output !== undefined && v.output.trim() === '') throw new UsageError('--output needs a file');
+  if (v['from-file'] !== undefined && (command !== 'serve' || v['from-file'].trim() === '')) throw new UsageError('--from-file needs a file, and serves it (no command word)');
   return {
+    command,
+    content: v.content ?? false,
+    output: v.output ?? null,
+    fromFile: v['from-file'] ?? null,
     port,
     host: v.host ?? '127.0.0.1',
     claudeDir: v['claude-dir'] ?? null,

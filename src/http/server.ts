@@ -16,6 +16,7 @@ import { memoryRoutes } from './routes/memory.js';
 import { memoryCareRoutes } from './routes/memoryCare.js';
 import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
 import { endpoints } from '../contract/endpoints.js';
@@ -142,6 +143,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   memoryCareRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
+  mcpRoutes(app, options.viewer);
   app.get('/api/openapi.json', { schema: endpoints.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
 

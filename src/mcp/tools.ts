@@ -1,0 +1,138 @@
+// The MCP server: read-only tools over a Viewer, the same stores the HTTP service answers from. Search
+// first, then fetch: `search` and `list_plans` answer small records, the get_* tools one thing in full.
+// Every answer is one JSON text; a missing thing or a bad argument is a tool error (isError), which the
+// model can read and correct, never a protocol error or a crash.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { readOpenedText } from '../domain/files.js';
+import type { Viewer } from '../viewer.js';
+import { memoryHealth } from './memoryHealth.js';
+import { searchEverything } from './searchTool.js';
+
+/** Longest content a get_* tool returns whole; the rest is cut and said so (a model's context is finite). */
+export const CONTENT_LIMIT = 200_000;
+
+const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
+const toolError = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+function capped(content: string): { content: string; truncated: boolean } {
+  return content.length > CONTENT_LIMIT ? { content: content.slice(0, CONTENT_LIMIT), truncated: true } : { content, truncated: false };
+}
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+/** A date or date-time Date.parse understands, as milliseconds. */
+const since = z.string().max(40).refine((value) => !Number.isNaN(Date.parse(value)), { message: 'expected a date such as 2026-11-01 or an ISO date-time' });
+
+export function createMcpServer(viewer: Viewer, version: string): McpServer {
+  const server = new McpServer({ name: 'plan-memory-viewer', version }, {
+    instructions: 'Claude Code\'s plans, auto memory and sessions on this machine, read-only. Call search first, then get_plan, ' +
+      'get_memory or get_session with an id from its results.',
+  });
+
+  server.registerTool('search', {
+    description: 'Search plans and memory entries for a text (case-insensitive). Returns ids, titles, file paths and up to 3 ' +
+      'matching lines each; fetch one with get_plan (kind plan) or get_memory (kind memory).',
+    inputSchema: {
+      query: z.string().min(1).max(500).describe('Text to look for'),
+      limit: z.number().int().min(1).max(50).optional().describe('Most results to return (default 10)'),
+    },
+    annotations: readOnly,
+  }, async ({ query, limit }) => json(await searchEverything(viewer, query, limit ?? 10)));
+
+  server.registerTool('list_plans', {
+    description: 'Plans, newest first: file name, title, project, dates, session. Filters narrow the list.',
+    inputSchema: {
+      project: z.string().max(500).optional().describe('Only plans of this project (as listed in a plan\'s project field)'),
+      since: since.optional().describe('Only plans modified at or after this date (YYYY-MM-DD or ISO date-time)'),
+      limit: z.number().int().min(1).max(500).optional().describe('Most plans to return (default 50)'),
+    },
+    annotations: readOnly,
+  }, ({ project, since: after, limit }) => {
+    const from = after === undefined ? null : Date.parse(after);
+    const plans = viewer.plans.list().filter((plan) =>
+      (project === undefined || plan.project === project) && (from === null || Date.parse(plan.modified) >= from));
+    return json({
+      total: plans.length,
+      plans: plans.slice(0, limit ?? 50).map((p) => ({
+        filename: p.filename, title: p.title, project: p.project, modified: p.modified, created: p.created, sessionId: p.sessionId, path: p.filepath,
+      })),
+    });
+  });
+
+  server.registerTool('get_plan', {
+    description: 'One plan: its metadata, its content (or that of an earlier version, by an id from plan_history) and the card ' +
+      'of the session that wrote it.',
+    inputSchema: {
+      filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md'),
+      version: z.string().min(1).max(200).optional().describe('A version id from plan_history'),
+    },
+    annotations: readOnly,
+  }, async ({ filename, version }) => {
+    const metadata = viewer.plans.find(filename) ?? null;
+    let content: string | null;
+    if (version !== undefined) {
+      await viewer.history.ready;
+      content = viewer.history.stories.version(filename, version);
+      if (content === null) return toolError(`No version ${version} of plan ${filename} (see plan_history for its versions)`);
+    } else {
+      if (metadata === null) return toolError(`No plan named ${filename} (list_plans or search name them)`);
+      const opened = await viewer.openPlan(filename);
+      content = opened && (await readOpenedText(opened));
+      if (content === null) return toolError(`Plan ${filename} can no longer be read`);
+    }
+    await viewer.history.ready;
+    const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
+    return json({ metadata, version: version ?? null, ...capped(content), session });
+  });
+
+  server.registerTool('plan_history', {
+    description: 'Every version of a plan (from the session transcripts and the disk) and its plan-mode events, oldest first.',
+    inputSchema: { filename: z.string().min(1).max(1024).describe('The plan\'s file name, listed or archived') },
+    annotations: readOnly,
+  }, async ({ filename }) => {
+    await viewer.history.ready;
+    const story = viewer.history.stories.story(filename);
+    if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
+    return json({ filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: viewer.history.stories.retention(filename) });
+  });
+
+  server.registerTool('get_memory', {
+    description: 'One auto-memory entry: its metadata, content and links (the entries it links to and those linking to it).',
+    inputSchema: { id: z.string().min(1).max(2048).describe('The entry id, <sourceId>/<filename>, as search or memory_health give it') },
+    annotations: readOnly,
+  }, async ({ id }) => {
+    const listing = await viewer.memory.list();
+    const entry = listing.entries.find((e) => e.id === id);
+    const opened = entry ? await viewer.memory.open(id) : null;
+    const content = opened && (await readOpenedText(opened));
+    if (!entry || content === null) return toolError(`No memory entry ${id}`);
+    const { links, linkedFrom, ...metadata } = entry;
+    return json({ metadata, ...capped(content), links, linkedFrom });
+  });
+
+  server.registerTool('memory_health', {
+    description: 'Per memory source: MEMORY.md against its limits (Claude Code loads only its first 200 lines and about 25,000 characters), links ' +
+      'that point nowhere, topic files the index does not link, and whether Claude Code still reads the folder.',
+    inputSchema: { source: z.string().min(1).max(1024).optional().describe('Only this source id') },
+    annotations: readOnly,
+  }, async ({ source }) => {
+    const sources = memoryHealth(await viewer.memory.list()).filter((s) => source === undefined || s.id === source);
+    if (source !== undefined && sources.length === 0) return toolError(`No memory source ${source}`);
+    return json({ sources });
+  });
+
+  server.registerTool('get_session', {
+    description: 'A Claude Code session\'s card: title, first and last prompt, project, branch, dates, cost, subagents, its plans, ' +
+      'and the command that resumes it.',
+    inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId') },
+    annotations: readOnly,
+  }, async ({ sessionId }) => {
+    await viewer.history.ready;
+    const card = viewer.history.stories.session(sessionId);
+    return card === null ? toolError(`No session ${sessionId}`) : json(card);
+  });
+
+  return server;
+}
