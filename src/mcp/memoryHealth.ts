@@ -1,6 +1,7 @@
-// The `memory_health` tool's answer, from what the memory listing knows of each source: MEMORY.md against
-// the limits Claude Code loads it within, its dangling links, the topics it does not link, and whether
-// Claude Code still reads the folder.
+// The `memory_health` tool's answer: per source, MEMORY.md against the limits Claude Code loads it within,
+// its dangling links, the topics it does not link, whether Claude Code still reads the folder, and every
+// problem the memory-care checks find in it (GET /api/memory/health's findings, with the fix each offers).
+import type { MemoryHealth, MemoryProblem } from '../contract/memoryCare.js';
 import type { MemoryListing } from '../domain/types.js';
 
 export interface SourceHealth {
@@ -18,9 +19,12 @@ export interface SourceHealth {
   orphans: string[];
   /** What needs care, in words; empty when nothing does. */
   problems: string[];
+  /** Each problem the memory-care checks found: kind, file and line, message, and the fix the viewer offers. */
+  findings: Pick<MemoryProblem, 'kind' | 'file' | 'line' | 'message' | 'fix'>[];
 }
 
-export function memoryHealth(listing: MemoryListing): SourceHealth[] {
+export function memoryHealth(listing: MemoryListing, care: MemoryHealth): SourceHealth[] {
+  const findings = new Map(care.sources.map((s) => [s.sourceId, s.problems.map(({ kind, file, line, message, fix }) => ({ kind, file, line, message, fix }))]));
   return listing.sources.map((source) => {
     const index = source.index && {
       ...source.index,
@@ -39,7 +43,7 @@ export function memoryHealth(listing: MemoryListing): SourceHealth[] {
     if (source.orphans.length > 0) problems.push(`${source.orphans.length} topic file(s) not linked from MEMORY.md`);
     return {
       id: source.id, project: source.project, dir: source.dir, active: source.active, entryCount: source.entryCount,
-      index, orphans: source.orphans, problems,
+      index, orphans: source.orphans, problems, findings: findings.get(source.id) ?? [],
     };
   });
 }

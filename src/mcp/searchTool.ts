@@ -1,27 +1,26 @@
-// The MCP `search` tool's one function: what it searches and how results are shaped, behind one seam. Today
-// it runs the spec's literal searches (GET /api/search and /api/memory/search: plans' and memory entries'
-// content, case-insensitively) and cuts snippets around the matches; the ranked search over plans, memory
-// and sessions replaces the inside of this function, not its callers.
-import { foldCase } from '../domain/fold.js';
-import { openRegularFile, readOpenedText } from '../domain/files.js';
-import { LARGE_FILE_BYTES } from '../domain/largeFiles.js';
+// The MCP `search` tool's one function: the ranked search (domain/find, what GET /api/find answers) over
+// plans, archived plans, memory entries and sessions, as compact records an agent can fetch one of next:
+// the id for get_plan, get_memory or get_session, the file to read, and the matched lines.
+import path from 'node:path';
+import type { FindResult } from '../domain/find/finder.js';
 import type { Viewer } from '../viewer.js';
 
 export interface SearchSnippet {
-  /** 1-based line in the raw file. */
+  /** 1-based line in the raw file (for a session, in its log). */
   line: number;
   /** A short window of that line around the match. */
   text: string;
 }
 
 export interface SearchResult {
-  kind: 'plan' | 'memory';
-  /** A plan's file name (for get_plan) or a memory entry's id (for get_memory). */
+  kind: FindResult['kind'];
+  /** A plan's file name (get_plan), a memory entry's id (get_memory) or a session id (get_session). */
   id: string;
   title: string;
   project: string | null;
   modified: string;
-  path: string;
+  /** The file on disk, or null for a plan that is only in the archive. */
+  path: string | null;
   snippets: SearchSnippet[];
 }
 
@@ -30,61 +29,26 @@ export interface SearchAnswer {
   results: SearchResult[];
 }
 
-const SNIPPETS_PER_RESULT = 3;
-const SNIPPET_CONTEXT = 60;
-
-/** Plans first (newest first), then memory entries, as the literal searches order them; `limit` of them. */
+/**
+ * The best `limit` results for `query` (the find query language: words, "phrases", project:, type:,
+ * in:plans|memory|sessions, after:, before:). An agent asks once and reads what it gets, so this waits for
+ * the index's first build instead of answering from part of it as the browser's palette does. Throws
+ * FindQueryError for a query that cannot mean anything (the caller answers it as a tool error).
+ */
 export async function searchEverything(viewer: Viewer, query: string, limit: number): Promise<SearchAnswer> {
-  const [planNames, memoryIds, listing] = await Promise.all([
-    viewer.plans.search(query), viewer.memory.search(query), viewer.memory.list(),
-  ]);
-  const entries = new Map(listing.entries.map((entry) => [entry.id, entry]));
-  const sources = new Map(listing.sources.map((source) => [source.id, source]));
-  const candidates: Omit<SearchResult, 'snippets'>[] = [];
-  for (const filename of planNames) {
-    const plan = viewer.plans.find(filename);
-    if (plan) candidates.push({ kind: 'plan', id: filename, title: plan.title, project: plan.project, modified: plan.modified, path: plan.filepath });
-  }
-  for (const id of memoryIds) {
-    const entry = entries.get(id);
-    if (entry) {
-      candidates.push({
-        kind: 'memory', id, title: entry.name, project: sources.get(entry.sourceId)?.project ?? null, modified: entry.modified, path: entry.filepath,
-      });
-    }
-  }
-  const results: SearchResult[] = [];
-  for (const candidate of candidates.slice(0, limit)) {
-    results.push({ ...candidate, snippets: snippetsOf(await readSmall(candidate.path), query) });
-  }
-  return { total: candidates.length, results };
-}
-
-/** The text of a file small enough to cut snippets from; null for a large or unreadable one. */
-async function readSmall(file: string): Promise<string | null> {
-  const opened = await openRegularFile(file);
-  if (opened === null) return null;
-  if (opened.stats.size > LARGE_FILE_BYTES) {
-    await opened.handle.close().catch(() => undefined);
-    return null;
-  }
-  return readOpenedText(opened);
-}
-
-/** Up to three lines holding the query, each cut to a window around its first match. */
-export function snippetsOf(text: string | null, query: string): SearchSnippet[] {
-  if (text === null || query === '') return [];
-  const needle = foldCase(query);
-  const snippets: SearchSnippet[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length && snippets.length < SNIPPETS_PER_RESULT; i++) {
-    const line = lines[i]!;
-    // Folding keeps the length of nearly every text; where it does not, the window is only approximate.
-    const at = foldCase(line).indexOf(needle);
-    if (at < 0) continue;
-    const start = Math.max(0, at - SNIPPET_CONTEXT);
-    const end = Math.min(line.length, at + needle.length + SNIPPET_CONTEXT);
-    snippets.push({ line: i + 1, text: `${start > 0 ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}` });
-  }
-  return snippets;
+  await viewer.finder.built;
+  const answer = await viewer.finder.find(query, { limit });
+  const needsEntries = answer.results.some((r) => r.kind === 'memory');
+  const entries = needsEntries ? new Map((await viewer.memory.list()).entries.map((e) => [e.id, e.filepath])) : new Map<string, string>();
+  const needsLogs = answer.results.some((r) => r.kind === 'session');
+  const logs = needsLogs ? new Map(viewer.sessions.logFiles().map((file) => [path.basename(file, '.jsonl'), file])) : new Map<string, string>();
+  const pathOf = (r: FindResult): string | null =>
+    r.kind === 'plan' ? viewer.plans.find(r.id)?.filepath ?? null : r.kind === 'memory' ? entries.get(r.id) ?? null : logs.get(r.id) ?? null;
+  return {
+    total: answer.total,
+    results: answer.results.map((r) => ({
+      kind: r.kind, id: r.id, title: r.title, project: r.project, modified: r.modified, path: pathOf(r),
+      snippets: r.snippets.map(({ line, text }) => ({ line, text })),
+    })),
+  };
 }

@@ -9,6 +9,7 @@ import { readOpenedText } from '../domain/files.js';
 import type { Viewer } from '../viewer.js';
 import { memoryHealth } from './memoryHealth.js';
 import { searchEverything } from './searchTool.js';
+import { FindQueryError } from '../domain/find/finder.js';
 
 /** Longest content a get_* tool returns whole; the rest is cut and said so (a model's context is finite). */
 export const CONTENT_LIMIT = 200_000;
@@ -32,14 +33,23 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
   });
 
   server.registerTool('search', {
-    description: 'Search plans and memory entries for a text (case-insensitive). Returns ids, titles, file paths and up to 3 ' +
-      'matching lines each; fetch one with get_plan (kind plan) or get_memory (kind memory).',
+    description: 'Ranked search over plans (also plans deleted from disk), memory entries and sessions. All words must match ' +
+      '(the last as a prefix; one typo forgiven in words of 5+ letters); "a phrase"; filters project:NAME, type:feedback, ' +
+      'in:plans|memory|sessions, after:YYYY-MM-DD, before:YYYY-MM-DD. Returns ids, titles, file paths and up to 3 matching ' +
+      'lines each, best first; fetch one with get_plan (kind plan), get_memory (kind memory) or get_session (kind session).',
     inputSchema: {
-      query: z.string().min(1).max(500).describe('Text to look for'),
+      query: z.string().min(1).max(500).describe('Words, "phrases" and filters'),
       limit: z.number().int().min(1).max(50).optional().describe('Most results to return (default 10)'),
     },
     annotations: readOnly,
-  }, async ({ query, limit }) => json(await searchEverything(viewer, query, limit ?? 10)));
+  }, async ({ query, limit }) => {
+    try {
+      return json(await searchEverything(viewer, query, limit ?? 10));
+    } catch (err) {
+      if (err instanceof FindQueryError) return toolError(err.message);
+      throw err;
+    }
+  });
 
   server.registerTool('list_plans', {
     description: 'Plans, newest first: file name, title, project, dates, session. Filters narrow the list.',
@@ -114,11 +124,12 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('memory_health', {
     description: 'Per memory source: MEMORY.md against its limits (Claude Code loads only its first 200 lines and about 25,000 characters), links ' +
-      'that point nowhere, topic files the index does not link, and whether Claude Code still reads the folder.',
+      'that point nowhere, topic files the index does not link, whether Claude Code still reads the folder, and every finding of ' +
+      'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for it.',
     inputSchema: { source: z.string().min(1).max(1024).optional().describe('Only this source id') },
     annotations: readOnly,
   }, async ({ source }) => {
-    const sources = memoryHealth(await viewer.memory.list()).filter((s) => source === undefined || s.id === source);
+    const sources = memoryHealth(await viewer.memory.list(), await viewer.care.health()).filter((s) => source === undefined || s.id === source);
     if (source !== undefined && sources.length === 0) return toolError(`No memory source ${source}`);
     return json({ sources });
   });

@@ -52,6 +52,15 @@ export async function checkEveryTool(client: Client, fixture: Fixture): Promise<
   expect(memory.results).toEqual([expect.objectContaining({
     kind: 'memory', id: `${source}/notes/testing.md`, title: 'testing-style', project: 'webapp', snippets: [{ line: 5, text: 'Table tests. Σίγμα' }],
   })]);
+  // Sessions too: the id for get_session, the log as the path, the matched line in it.
+  const sessions = await answer(client, 'search', { query: 'in:sessions message' });
+  expect(sessions.results.length).toBeGreaterThan(0);
+  for (const result of sessions.results) expect(result.kind).toBe('session');
+  const first = sessions.results.find((r: { id: string }) => r.id === uuid(1));
+  expect(first.path).toBe(path.join(home.claude, 'projects', encodeCwd(webapp), `${uuid(1)}.jsonl`));
+  const logLines = (await readFile(first.path, 'utf8')).split('\n');
+  expect(first.snippets.length).toBeGreaterThan(0);
+  for (const snippet of first.snippets) expect(logLines[snippet.line - 1]).toContain('message');
   const limited = await answer(client, 'search', { query: 'plan', limit: 1 });
   expect(limited.results).toHaveLength(1);
   expect(limited.total).toBeGreaterThan(1);
@@ -97,6 +106,11 @@ export async function checkEveryTool(client: Client, fixture: Fixture): Promise<
     index: { danglingLinks: ['missing.md'], overLineLimit: false, overByteLimit: false },
   });
   expect(health.sources[0].problems).toHaveLength(2);
+  // The memory-care findings of the same source, with the fix the viewer offers. The topic MEMORY.md does not
+  // link is not one: user-role.md links it, so Claude Code can reach it.
+  expect(health.sources[0].findings).toEqual([
+    { kind: 'dangling', file: 'MEMORY.md', line: 4, message: 'Links to missing.md, which does not exist in this folder.', fix: 'remove-link' },
+  ]);
   expect((await answer(client, 'memory_health', { source })).sources).toHaveLength(1);
 
   // get_session: the card with the command that resumes it.
@@ -110,6 +124,7 @@ export async function checkBadArguments(client: Client, fixture: Fixture): Promi
   expect(await toolError(client, 'search', { query: 5 })).toMatch(/query/);
   expect(await toolError(client, 'search', {})).toMatch(/query/);
   expect(await toolError(client, 'search', { query: 'x', limit: 0 })).toMatch(/limit/);
+  expect(await toolError(client, 'search', { query: 'auth after:yesterday' })).toMatch(/after/);
   expect(await toolError(client, 'list_plans', { since: 'last tuesday' })).toMatch(/since/);
   expect(await toolError(client, 'list_plans', { limit: 'all' })).toMatch(/limit/);
   expect(await toolError(client, 'get_plan', { filename: 'no-such-plan.md' })).toMatch(/no-such-plan\.md/);
