@@ -326,6 +326,8 @@ describe('a large memory folder', () => {
       const spots = await w.page.locator('.node').evaluateAll((nodes) => new Set(nodes.map((n) => n.getAttribute('transform'))).size);
       expect(spots).toBe(300);
       await screenshot(w.page, 'memory-graph-300');
+      // The default zoom keeps labels readable, so most of 300 nodes are off screen until Fit.
+      await w.page.getByRole('button', { name: 'Fit graph' }).click();
       await w.page.locator('.node[data-key$="/topic-250.md"]').click();
       await expect.poll(() => w.page.textContent('.reader-title')).toBe('topic-250');
       await w.context.close();

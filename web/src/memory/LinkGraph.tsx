@@ -1,9 +1,11 @@
-// The link graph of one memory source in plain SVG: MEMORY.md at the centre, topics on rings by link
-// distance, orphans and dangling targets marked; click or Enter on a node opens it. Wheel zooms,
-// drag pans. Layout is computed in graphLayout.ts (no simulation: instant at 300 nodes).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { MemoryEntry, MemorySource } from '../api/types';
-import { buildGraph, type GraphNode } from './graphLayout';
+// The link graph of one memory source in plain SVG: MEMORY.md at the centre, topics around it by link
+// distance, orphans, dangling targets and topics linked only past the cut marked, with a legend for
+// the type colours; click or Enter on a node opens it. Wheel zooms, drag pans. One unit is one CSS
+// pixel at the default zoom, so labels keep their font size however many topics there are (Fit shows
+// everything at once instead). Layout is computed in graphLayout.ts.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { MemoryEntry, MemoryHealthSource, MemorySource } from '../api/types';
+import { LABEL_MAX, LABEL_X, buildGraph, type Graph, type GraphNode } from './graphLayout';
 
 interface Props {
   source: MemorySource;
@@ -11,23 +13,76 @@ interface Props {
   selectedId: string | null;
   onOpen(entry: MemoryEntry): void;
   onDangling(label: string): void;
+  /** The source's health check (its `unreachable` topics are marked); undefined while it loads. */
+  health: MemoryHealthSource | undefined;
 }
 
-const PAD = 130;
+interface View {
+  k: number;
+  x: number;
+  y: number;
+}
+
+const PAD = 24;
+const TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+
+/** Readable size (never below 1:1) centred on the index, or everything when it fits at that size. */
+function initialView(graph: Graph, w: number, h: number): View {
+  const fit = fitView(graph, w, h);
+  return fit.k >= 1 ? fit : { k: 1, x: 0, y: 0 };
+}
+
+function fitView(graph: Graph, w: number, h: number): View {
+  const b = graph.bounds;
+  const k = Math.min(1.5, w / (b.maxX - b.minX + 2 * PAD), h / (b.maxY - b.minY + 2 * PAD));
+  return { k, x: (-(b.minX + b.maxX) / 2) * k, y: (-(b.minY + b.maxY) / 2) * k };
+}
 
 function short(label: string, max = 22): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
-export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: Props) {
-  const graph = useMemo(() => buildGraph(entries, source.orphans, source.index?.danglingLinks ?? []), [entries, source]);
+export function LinkGraph({ source, entries, selectedId, onOpen, onDangling, health }: Props) {
+  const unreachable = useMemo(
+    () => new Set((health?.problems ?? []).flatMap((p) => (p.kind === 'unreachable' && p.target ? [p.target] : []))),
+    [health],
+  );
+  const graph = useMemo(
+    () => buildGraph(entries, source.orphans, source.index?.danglingLinks ?? [], unreachable),
+    [entries, source, unreachable],
+  );
   const byKey = useMemo(() => new Map(graph.nodes.map((n) => [n.key, n])), [graph]);
-  const size = (graph.radius + PAD) * 2;
-  const [view, setView] = useState({ k: 1, x: 0, y: 0 });
-  const [hover, setHover] = useState<string | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const [box, setBox] = useState({ w: 800, h: 600 });
+  // null: the initial view for the current size; set once the user zooms, pans or fits.
+  const [userView, setView] = useState<View | null>(null);
+  const view = userView ?? initialView(graph, box.w, box.h);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const [hover, setHover] = useState<string | null>(null);
 
-  useEffect(() => setView({ k: 1, x: 0, y: 0 }), [source.id]);
+  useEffect(() => setView(null), [source.id]);
+
+  useLayoutEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const measure = () => setBox({ w: Math.max(1, svg.clientWidth), h: Math.max(1, svg.clientHeight) });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(svg);
+    return () => observer.disconnect();
+  }, []);
+
+  // A label wider than its cell (wide letters) is squeezed to fit, so labels never run into each other.
+  useLayoutEffect(() => {
+    for (const text of svgRef.current?.querySelectorAll<SVGTextElement>('.node-topic .label, .node-dangling .label') ?? []) {
+      text.removeAttribute('textLength');
+      if (text.getComputedTextLength() > LABEL_MAX) {
+        text.setAttribute('textLength', String(LABEL_MAX));
+        text.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      }
+    }
+  }, [graph]);
 
   const neighbours = useMemo(() => {
     if (!hover) return null;
@@ -40,8 +95,9 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
   }, [hover, graph]);
 
   const zoom = useCallback((factor: number, cx = 0, cy = 0) => {
-    setView((v) => {
-      const k = Math.min(8, Math.max(0.2, v.k * factor));
+    setView((current) => {
+      const v = current ?? viewRef.current;
+      const k = Math.min(8, Math.max(0.05, v.k * factor));
       const f = k / v.k;
       return { k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f };
     });
@@ -64,10 +120,6 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
   }, [zoom]);
 
   const drag = useRef<{ id: number; x: number; y: number; moved: boolean } | null>(null);
-  const scale = () => {
-    const svg = svgRef.current;
-    return svg ? size / Math.max(1, Math.min(svg.clientWidth, svg.clientHeight)) : 1;
-  };
 
   const activate = (node: GraphNode) => {
     if (node.entry) onOpen(node.entry);
@@ -77,6 +129,7 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
   const counts = {
     orphans: graph.nodes.filter((n) => n.kind === 'topic' && n.orphan).length,
     dangling: graph.nodes.filter((n) => n.kind === 'dangling' && n.key !== 'index:missing').length,
+    pastCut: graph.nodes.filter((n) => n.pastCut).length,
   };
 
   return (
@@ -84,21 +137,18 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
       <div className="graph-toolbar" role="toolbar" aria-label="Graph controls">
         <span className="muted">
           {graph.nodes.length} nodes · {graph.edges.length} links · {counts.orphans} orphans · {counts.dangling} dangling
+          {counts.pastCut > 0 && ` · ${counts.pastCut} unreachable`}
         </span>
         <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">+</button>
         <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">−</button>
-        <button type="button" onClick={() => setView({ k: 1, x: 0, y: 0 })} aria-label="Fit graph">Fit</button>
+        <button type="button" onClick={() => setView(fitView(graph, box.w, box.h))} aria-label="Fit graph">Fit</button>
+        <button type="button" onClick={() => setView({ k: 1, x: 0, y: 0 })} aria-label="Readable size">1:1</button>
       </div>
-      <div className="graph-legend" aria-hidden="true">
-        <span><i className="lg lg-index" /> MEMORY.md</span>
-        <span><i className="lg lg-topic" /> topic</span>
-        <span><i className="lg lg-orphan" /> orphan (not in MEMORY.md)</span>
-        <span><i className="lg lg-dangling" /> dangling link target</span>
-      </div>
+      <Legend />
       <div className="graph-viewport">
         <svg
           ref={svgRef}
-          viewBox={`${-size / 2} ${-size / 2} ${size} ${size}`}
+          viewBox={`${-box.w / 2} ${-box.h / 2} ${box.w} ${box.h}`}
           role="group"
           aria-label={`Link graph of ${source.project}`}
           onPointerDown={(e) => {
@@ -109,11 +159,14 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
           onPointerMove={(e) => {
             const d = drag.current;
             if (!d || d.id !== e.pointerId) return;
-            const s = scale();
-            const dx = (e.clientX - d.x) * s;
-            const dy = (e.clientY - d.y) * s;
+            // The viewBox is the element's own pixel size: screen pixels are units.
+            const dx = e.clientX - d.x;
+            const dy = e.clientY - d.y;
             drag.current = { ...d, x: e.clientX, y: e.clientY, moved: true };
-            setView((v) => ({ ...v, x: v.x + dx, y: v.y + dy }));
+            setView((current) => {
+              const v = current ?? viewRef.current;
+              return { ...v, x: v.x + dx, y: v.y + dy };
+            });
           }}
           onPointerUp={() => {
             drag.current = null;
@@ -145,18 +198,18 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
             </g>
             <g className="nodes">
               {graph.nodes.map((n) => {
-                const deg = (n.angle * 180) / Math.PI;
-                const left = Math.cos(n.angle) < 0;
                 const r = n.kind === 'index' ? 16 : 7;
                 const classes = [
                   'node',
                   `node-${n.kind}`,
                   n.type ? `type-${n.type}` : '',
                   n.orphan ? 'orphan' : '',
+                  n.pastCut ? 'unreachable' : '',
                   n.entry && n.entry.id === selectedId ? 'selected' : '',
                   neighbours && !neighbours.has(n.key) ? 'dim' : '',
                 ].join(' ');
-                const status = n.kind === 'dangling' ? ' (dangling: file does not exist)' : n.orphan ? ' (orphan: not in MEMORY.md)' : '';
+                const status = n.kind === 'dangling' ? ' (dangling: file does not exist)' : n.orphan ? ' (orphan: not in MEMORY.md)'
+                  : n.pastCut ? ' (unreachable: linked from MEMORY.md only past the cut Claude Code loads)' : '';
                 return (
                   <g
                     key={n.key}
@@ -180,27 +233,16 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
                     onBlur={() => setHover(null)}
                   >
                     <title>{`${n.label}${status}`}</title>
+                    {n.pastCut && <circle r={r + 4} className="unreachable-mark" />}
                     {n.kind === 'dangling' ? (
                       <path d="M -6 -6 L 6 6 M -6 6 L 6 -6" className="dangling-mark" />
                     ) : (
-                      <circle r={r} />
+                      <circle r={r} className="dot" />
                     )}
                     {n.kind === 'index' ? (
-                      <text y={32} textAnchor="middle" className="label index-label">MEMORY.md</text>
-                    ) : n.radial ? (
-                      <text
-                        transform={`rotate(${left ? deg + 180 : deg})`}
-                        x={left ? -12 : 12}
-                        dy="0.32em"
-                        textAnchor={left ? 'end' : 'start'}
-                        className="label"
-                      >
-                        {short(n.label)}
-                      </text>
+                      <text x={22} dy="0.32em" className="label index-label">MEMORY.md</text>
                     ) : (
-                      <text x={left ? -12 : 12} dy="0.32em" textAnchor={left ? 'end' : 'start'} className="label">
-                        {short(n.label, 28)}
-                      </text>
+                      <text x={LABEL_X} dy="0.32em" className="label">{short(n.label)}</text>
                     )}
                   </g>
                 );
@@ -210,5 +252,30 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling }: P
         </svg>
       </div>
     </div>
+  );
+}
+
+/** One swatch per mark, drawn with the graph's own classes so the colours cannot drift apart. */
+function Legend() {
+  const item = (label: string, classes: string, mark?: 'dangling' | 'unreachable') => (
+    <li key={label}>
+      <svg viewBox="-9 -9 18 18" width="16" height="16" aria-hidden="true" className="legend-swatch">
+        <g className={`node ${classes}`}>
+          {mark === 'unreachable' && <circle r={8} className="unreachable-mark" />}
+          {mark === 'dangling' ? <path d="M -5 -5 L 5 5 M -5 5 L 5 -5" className="dangling-mark" /> : <circle r={mark ? 4 : 6} className="dot" />}
+        </g>
+      </svg>
+      {label}
+    </li>
+  );
+  return (
+    <ul className="graph-legend" aria-label="Legend">
+      {item('MEMORY.md', 'node-index')}
+      {TYPES.map((t) => item(t, `node-topic type-${t}`))}
+      {item('untyped', 'node-topic')}
+      {item('orphan (not in MEMORY.md)', 'node-topic orphan')}
+      {item('unreachable (linked only past the cut)', 'node-topic', 'unreachable')}
+      {item('dangling link target', 'node-dangling', 'dangling')}
+    </ul>
   );
 }

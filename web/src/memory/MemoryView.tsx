@@ -224,6 +224,7 @@ export function MemoryView(props: Props) {
                 selectedId={shownEntry?.id ?? null}
                 onOpen={openEntry}
                 onDangling={(label) => toast(`${label} does not exist: a link points to a missing file`)}
+                health={checked}
               />
             ) : url.entry && !model.activeEntry ? (
               <div className="state-panel">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../api/types';
-import { buildGraph } from './graphLayout';
+import { CELL_H, LABEL_MAX, LABEL_X, buildGraph, type GraphNode } from './graphLayout';
 
 function entry(filename: string, links: string[], over: Partial<MemoryEntry> = {}): MemoryEntry {
   return {
@@ -34,15 +34,67 @@ describe('buildGraph', () => {
     expect(spots.size).toBe(300);
   });
 
-  it('places a node next to the node that links to it', () => {
+  it('places a node nearer the node that links to it than to the other topics of the first ring', () => {
     const g = buildGraph(
-      [entry('MEMORY.md', ['a.md', 'b.md', 'c.md', 'd.md']), entry('a.md', []), entry('b.md', []), entry('c.md', ['child.md']),
-        entry('d.md', []), entry('child.md', [])],
+      [entry('MEMORY.md', ['a.md', 'b.md', 'c.md', 'd.md', 'e.md', 'f.md']), ...['a', 'b', 'd', 'e', 'f'].map((n) => entry(`${n}.md`, [])),
+        entry('c.md', ['child.md']), entry('child.md', [])],
       [],
     );
     const node = (k: string) => g.nodes.find((n) => n.key === k)!;
-    expect(node('s/child.md').angle).toBeCloseTo(node('s/c.md').angle, 5);
-    expect(node('s/child.md').ring).toBe(2);
+    const child = node('s/child.md');
+    expect(child.ring).toBe(2);
+    const dist = (n: GraphNode) => Math.hypot(n.x - child.x, n.y - child.y);
+    const others = ['a', 'b', 'd', 'e', 'f'].map((n) => dist(node(`s/${n}.md`)));
+    expect(dist(node('s/c.md'))).toBeLessThanOrEqual(Math.min(...others));
+  });
+
+  it('marks topics linked only past the cut', () => {
+    const g = buildGraph([entry('MEMORY.md', ['a.md', 'b.md']), entry('a.md', []), entry('b.md', [])], [], [], new Set(['b.md']));
+    expect(g.nodes.filter((n) => n.pastCut).map((n) => n.key)).toEqual(['s/b.md']);
+  });
+
+  describe('150 topics linked from the index', () => {
+    const topics = Array.from({ length: 150 }, (_, i) => entry(`topic-${i}.md`, i % 4 === 0 ? [`topic-${(i * 13) % 150}.md`] : []));
+    const g = buildGraph([entry('MEMORY.md', topics.map((t) => t.filename)), ...topics], []);
+    const placed = g.nodes.filter((n) => n.kind !== 'index');
+
+    it('fill an area instead of a ring: the distances from the centre spread widely', () => {
+      const radii = placed.map((n) => Math.hypot(n.x, n.y));
+      const mean = radii.reduce((a, b) => a + b, 0) / radii.length;
+      const sd = Math.sqrt(radii.reduce((a, r) => a + (r - mean) ** 2, 0) / radii.length);
+      expect(sd / mean).toBeGreaterThan(0.3);
+      // A quarter of the topics lie within half the largest distance (a ring would have none there).
+      const max = Math.max(...radii);
+      expect(radii.filter((r) => r < max / 2).length).toBeGreaterThan(placed.length / 5);
+    });
+
+    it('keep every two node centres apart', () => {
+      let min = Infinity;
+      for (let i = 0; i < g.nodes.length; i += 1) {
+        for (let j = i + 1; j < g.nodes.length; j += 1) {
+          min = Math.min(min, Math.hypot(g.nodes[i]!.x - g.nodes[j]!.x, g.nodes[i]!.y - g.nodes[j]!.y));
+        }
+      }
+      expect(min).toBeGreaterThanOrEqual(36);
+    });
+
+    it('leave every label (one line right of its node, at most LABEL_MAX wide) clear of every other label and node', () => {
+      const half = 8;
+      const box = (n: GraphNode) => ({ x0: n.x + LABEL_X, x1: n.x + LABEL_X + LABEL_MAX, y0: n.y - half, y1: n.y + half });
+      const overlaps: string[] = [];
+      for (const a of placed) {
+        const A = box(a);
+        for (const b of g.nodes) {
+          if (a === b) continue;
+          const B = box(b);
+          if (A.x0 < B.x1 && B.x0 < A.x1 && A.y0 < B.y1 && B.y0 < A.y1) overlaps.push(`${a.key} label / ${b.key} label`);
+          const r = b.kind === 'index' ? 16 : 7;
+          if (b.x + r > A.x0 && b.x - r < A.x1 && b.y + r > A.y0 && b.y - r < A.y1) overlaps.push(`${a.key} label / ${b.key} node`);
+        }
+      }
+      expect(overlaps).toEqual([]);
+      expect(CELL_H).toBeGreaterThan(2 * half);
+    });
   });
 
   it('copes with a source that has no MEMORY.md', () => {
