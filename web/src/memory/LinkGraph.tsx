@@ -255,12 +255,12 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling, hea
   );
 }
 
-/** One swatch per mark, drawn with the graph's own classes so the colours cannot drift apart. */
+/** One swatch per mark, styled by the same rules as the nodes so the colours cannot drift apart. */
 function Legend() {
   const item = (label: string, classes: string, mark?: 'dangling' | 'unreachable') => (
     <li key={label}>
       <svg viewBox="-9 -9 18 18" width="16" height="16" aria-hidden="true" className="legend-swatch">
-        <g className={`node ${classes}`}>
+        <g className={`graph-swatch ${classes}`}>
           {mark === 'unreachable' && <circle r={8} className="unreachable-mark" />}
           {mark === 'dangling' ? <path d="M -5 -5 L 5 5 M -5 5 L 5 -5" className="dangling-mark" /> : <circle r={mark ? 4 : 6} className="dot" />}
         </g>
@@ -270,12 +270,12 @@ function Legend() {
   );
   return (
     <ul className="graph-legend" aria-label="Legend">
-      {item('MEMORY.md', 'node-index')}
-      {TYPES.map((t) => item(t, `node-topic type-${t}`))}
-      {item('untyped', 'node-topic')}
-      {item('orphan (not in MEMORY.md)', 'node-topic orphan')}
-      {item('unreachable (linked only past the cut)', 'node-topic', 'unreachable')}
-      {item('dangling link target', 'node-dangling', 'dangling')}
+      {item('MEMORY.md', 'swatch-index')}
+      {TYPES.map((t) => item(t, `type-${t}`))}
+      {item('untyped', '')}
+      {item('orphan (not in MEMORY.md)', 'orphan')}
+      {item('unreachable (linked only past the cut)', '', 'unreachable')}
+      {item('dangling link target', '', 'dangling')}
     </ul>
   );
 }
