@@ -134,14 +134,18 @@ describe('MEMORY.md health', () => {
     expect(await page.textContent('[data-testid="cut-summary"]')).toContain('loads the first 200 lines');
 
     const around = await page.evaluate(() => {
-      const marker = document.querySelector('.markdown-body .cut-marker')!;
+      // Inside a list the marker is an item of its own, between the items it separates.
+      const cut = document.querySelector('.markdown-body .cut-marker')!;
+      const marker = cut.closest('li.cut-marker-item') ?? cut;
       return {
         before: marker.previousElementSibling?.textContent ?? '',
         beforeDim: marker.previousElementSibling?.classList.contains('past-cut'),
         after: marker.nextElementSibling?.textContent ?? '',
         afterDim: marker.nextElementSibling?.classList.contains('past-cut'),
         dimmed: document.querySelectorAll('.markdown-body .past-cut').length,
-        opacity: getComputedStyle(marker.nextElementSibling!).opacity,
+        // Dimmed by colour, not opacity, so that it stays readable: another colour and a background.
+        dimColour: getComputedStyle(marker.nextElementSibling!).color !== getComputedStyle(marker.previousElementSibling!).color,
+        dimBackground: getComputedStyle(marker.nextElementSibling!).backgroundColor !== getComputedStyle(marker.previousElementSibling!).backgroundColor,
       };
     });
     expect(around.before).toContain('Note line 200:');
@@ -149,7 +153,8 @@ describe('MEMORY.md health', () => {
     expect(around.after).toContain('Note line 201:');
     expect(around.afterDim).toBe(true);
     expect(around.dimmed).toBe(30);
-    expect(Number(around.opacity)).toBeLessThan(1);
+    expect(around.dimColour).toBe(true);
+    expect(around.dimBackground).toBe(true);
 
     const unreachable = page.locator('.problem.unreachable li');
     expect(await unreachable.allTextContents()).toEqual(['late-topic']);
@@ -175,7 +180,9 @@ describe('MEMORY.md health', () => {
     const kept = env.fx.docsKeptLines;
     expect(await page.textContent('[data-testid="cut-summary"]')).toContain(`loads the first ${kept} lines`);
     const around = await page.evaluate(() => {
-      const marker = document.querySelector('.markdown-body .cut-marker')!;
+      // Inside a list the marker is an item of its own, between the items it separates.
+      const cut = document.querySelector('.markdown-body .cut-marker')!;
+      const marker = cut.closest('li.cut-marker-item') ?? cut;
       return { before: marker.previousElementSibling?.textContent ?? '', after: marker.nextElementSibling?.textContent ?? '' };
     });
     expect(around.before).toContain(`Note ${String(kept).padStart(3, '0')} `);
@@ -284,7 +291,8 @@ describe('frontmatter and links read as Claude Code reads them', () => {
       expect(await w.page.locator('.problem.orphans li').count()).toBe(0);
       await w.page.locator('.markdown-body a.wikilink', { hasText: 'Deploy Notes' }).click();
       await expect.poll(() => w.page.textContent('.reader-title')).toBe('Deploy Notes');
-      expect(await w.page.locator('.entry-footer li').allTextContents()).toEqual(['MEMORY.md']);
+      // The reader's title comes before its footer's linked-from list: wait for the list itself.
+      await expect.poll(() => w.page.locator('.entry-footer li').allTextContents()).toEqual(['MEMORY.md']);
       await w.context.close();
     } finally {
       await server.stop();

@@ -22,5 +22,6 @@ describe('the in-process append measure', () => {
     expect(r.read1MbMs).toBeGreaterThan(0);
     expect(r.perByteRatio).toBeCloseTo((r.mb.medianMs - r.line.medianMs) / r.read1MbMs, 9);
     expect(tempDirs().filter((n) => !before.has(n))).toEqual([]);
-  });
+    // It times fixed rounds of appends: a busy machine makes it slower, never wrong.
+  }, 180_000);
 });

@@ -18,7 +18,8 @@ import { HistoryPanel, type Compare } from '../history/HistoryPanel';
 import { HistoryState, RiskBadge, usePlanStory } from '../history/PlanStory';
 import { SessionCards } from '../history/SessionCards';
 import { shownTitle } from '../history/shownTitle';
-import { useSessionCard } from '../history/useHistory';
+import { sessionCard, useSessionCard } from '../history/useHistory';
+import { downloadShareHtml, shareBody } from './sharePlan';
 import { tabIds, Tabs } from '../history/Tabs';
 
 interface Props {
@@ -96,6 +97,15 @@ export function PlanReader(props: Props) {
   const sessionTitle = useSessionCard(untitled ? plan.sessionId : null).card?.title ?? null;
   const title = plan ? shownTitle(plan.title, filename, text, sessionTitle) : filename;
   const ids = tabIds('plan', props.tab);
+  const cardId = sessionIds[0] ?? null;
+  const downloadHtml = useCallback(async () => {
+    if (text === null) return;
+    // The reader's article, when the document tab shows it: its mermaid diagrams as drawn.
+    const shown = document.querySelector('.reader .reader-article');
+    const bodyHtml = shareBody(text, options, shown);
+    const card = cardId ? await sessionCard(cardId).catch(() => null) : null;
+    downloadShareHtml({ title, filename, project: plan?.project ?? null, modified: plan?.modified ?? null, card, bodyHtml, exportedAt: new Date().toISOString() });
+  }, [text, options, cardId, title, filename, plan]);
   return (
     <section className="reader" aria-label={`Plan ${title}`}>
       <header className="reader-header">
@@ -146,6 +156,9 @@ export function PlanReader(props: Props) {
           </button>
           <button type="button" onClick={copyPath} disabled={!plan} title="Copy path (p)">
             Copy path
+          </button>
+          <button type="button" onClick={() => void downloadHtml()} disabled={text === null} title="Download this plan as one self-contained HTML file, its session card on top">
+            Download HTML
           </button>
           <button type="button" onClick={open} disabled={!plan} title="Open in editor (Enter)">
             Open in editor
