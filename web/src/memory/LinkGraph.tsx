@@ -142,7 +142,7 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling, hea
         <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">+</button>
         <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">−</button>
         <button type="button" onClick={() => setView(fitView(graph, box.w, box.h))} aria-label="Fit graph">Fit</button>
-        <button type="button" onClick={() => setView({ k: 1, x: 0, y: 0 })} aria-label="Readable size">1:1</button>
+        <button type="button" onClick={() => setView({ k: 1, x: 0, y: 0 })} aria-label="1:1 (readable size)">1:1</button>
       </div>
       <Legend />
       <div className="graph-viewport">
