@@ -4,6 +4,7 @@
 // place is read again from its start.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { withRegularFileSync } from '../files.js';
 import type { TimeSlicer } from '../timeSlicer.js';
 import { LineMarker, type MarkedLine } from './lineMarks.js';
 import { applyLine, emptyTranscriptFacts, parseLine, type LogOwner, type TranscriptFacts } from './transcriptFacts.js';
@@ -132,22 +133,9 @@ function worthReading(fd: number, line: MarkedLine, facts: TranscriptFacts, owne
 
 /** The text of one line of a log (a write's tool call), or null when the file no longer holds it. */
 export function readLineAt(file: string, start: number, end: number): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
+  // A log is never read through a symlink: a resolver that follows none.
+  return withRegularFileSync(file, (fd) => {
     const bytes = Buffer.allocUnsafe(end - start);
     return readSync(fd, bytes, 0, bytes.length, start) === bytes.length ? bytes : null;
-  } catch {
-    return null;
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Nothing else to release.
-    }
-  }
+  }, () => null);
 }
