@@ -5,6 +5,8 @@
 // everyone else instead of taking all of it.
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { openRegularFile, type LinkResolver } from './files.js';
+import { foldCase } from './fold.js';
 
 /** Files larger than this are handled in chunks; smaller ones in one read (the common case, and faster). */
 export const LARGE_FILE_BYTES = 1024 * 1024;
@@ -81,4 +83,20 @@ export async function piecesContain(pieces: AsyncIterable<string>, needle: strin
     tail = text.slice(Math.max(0, text.length - needle.length + 1));
   }
   return false;
+}
+
+/**
+ * Whether a large file's case-folded text contains `needle` (already folded), read a chunk at a time
+ * and never kept whole; false when it cannot be opened or read.
+ */
+export async function largeFileContains(filepath: string, links: LinkResolver, needle: string): Promise<boolean> {
+  const opened = await openRegularFile(filepath, links);
+  if (opened === null) return false;
+  try {
+    return await piecesContain(textPieces(opened.handle), needle, foldCase);
+  } catch {
+    return false;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
 }

@@ -6,8 +6,8 @@ import { foldCase } from '../fold.js';
 import { type Logger, type MemoryEntry, type MemoryListing, type MemorySource, silentLogger } from '../types.js';
 import { type BuiltSource, buildSource } from './entries.js';
 import { rootPolicy } from './roots.js';
-import { openRegularFile, type LinkResolver } from '../files.js';
-import { piecesContain, textPieces } from '../largeFiles.js';
+import type { LinkResolver } from '../files.js';
+import { largeFileContains } from '../largeFiles.js';
 import { followLink } from '../linkPolicy.js';
 import { type FileCacheView, noFileCache } from './parsedFile.js';
 import { type ScannedFile, scanMemoryDir } from './scan.js';
@@ -121,7 +121,13 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
       for (let i = 0; i < entries.length; i++) {
         const text = folded[i];
         const id = entries[i]!.id;
-        if (text === null || text === undefined ? await fileContains(fileOf(id), needle) : text.includes(needle)) ids.push(id);
+        if (typeof text === 'string') {
+          if (text.includes(needle)) ids.push(id);
+          continue;
+        }
+        // A large file keeps no text: it is read again, a chunk at a time.
+        const file = fileOf(id);
+        if (file !== null && (await largeFileContains(file.filepath, file.links, needle))) ids.push(id);
       }
       return ids;
     },
@@ -129,19 +135,6 @@ export async function loadMemory(o: MemoryOptions): Promise<LoadedMemory> {
     builds,
     files: filesById,
   };
-}
-
-/** Whether a large file's folded text contains `needle`, read a chunk at a time. */
-async function fileContains(file: { filepath: string; links: LinkResolver } | null, needle: string): Promise<boolean> {
-  const opened = file && (await openRegularFile(file.filepath, file.links));
-  if (!opened) return false;
-  try {
-    return await piecesContain(textPieces(opened.handle), needle, foldCase);
-  } catch {
-    return false;
-  } finally {
-    await opened.handle.close().catch(() => undefined);
-  }
 }
 
 function sameFiles(a: ScannedFile[], b: ScannedFile[]): boolean {

@@ -1,9 +1,8 @@
 // Literal, case-insensitive search of plan contents (GET /api/search): a function of the listed records.
 // Each record's folded text and trigram filter are prepared in the background, in time slices, so that a
 // rare word rules out nearly every plan without reading its text; a search before that is exact, only slower.
-import { openRegularFile } from '../files.js';
 import { foldCase } from '../fold.js';
-import { piecesContain, textPieces } from '../largeFiles.js';
+import { largeFileContains } from '../largeFiles.js';
 import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import { foldedText, isLargePlan, planLinks, type PlanFileRecord } from './planFile.js';
@@ -17,25 +16,13 @@ export async function searchPlans(records: readonly PlanFileRecord[], q: string)
   for (const record of records) {
     // A large plan keeps no text (see largeFiles.ts): it is read again, a chunk at a time.
     if (isLargePlan(record)) {
-      if (await largePlanContains(record, needle)) hits.push(record.filename);
+      if (await largeFileContains(record.filepath, planLinks, needle)) hits.push(record.filename);
       continue;
     }
     if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
     if (foldedText(record).includes(needle)) hits.push(record.filename);
   }
   return hits;
-}
-
-async function largePlanContains(record: PlanFileRecord, needle: string): Promise<boolean> {
-  const opened = await openRegularFile(record.filepath, planLinks);
-  if (opened === null) return false;
-  try {
-    return await piecesContain(textPieces(opened.handle), needle, foldCase);
-  } catch {
-    return false;
-  } finally {
-    await opened.handle.close().catch(() => undefined);
-  }
 }
 
 /** Large plans get no filter: their text is read by each search instead of kept. */
