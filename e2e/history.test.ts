@@ -56,7 +56,11 @@ describe('the History tab', () => {
     await expect.poll(() => versions.count()).toBe(2);
     expect(await versions.nth(0).locator('.version-name').textContent()).toBe('v1 · Written');
     expect(await versions.nth(1).locator('.version-name').textContent()).toBe('v2 · Edited');
-    expect(await versions.nth(0).textContent()).toContain(SESSION.slice(0, 8));
+    // Each version and event names its session by the session's title, the id on hover.
+    const name = versions.nth(0).locator('.session-name');
+    await expect.poll(() => name.textContent()).toBe('Theme switch work');
+    expect(await name.getAttribute('title')).toBe(`Session ${SESSION}`);
+    await expect.poll(() => page.locator('.timeline-event .session-name').allTextContents()).toEqual(['Theme switch work', 'Theme switch work']);
     // The rejection sits between the two versions, with the user's words; the approval after the last.
     const items = await page.locator('.timeline-item').evaluateAll((els) => els.map((e) => e.className.match(/(timeline-version|event-[a-z-]+)/)![1]));
     expect(items).toEqual(['timeline-version', 'event-plan-rejected', 'timeline-version', 'event-plan-approved']);

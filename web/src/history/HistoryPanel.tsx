@@ -11,6 +11,7 @@ import { useToast } from '../ui/Toasts';
 import { diffTexts } from './lineDiff';
 import { RawDiff } from './RawDiff';
 import { RenderedDiff } from './RenderedDiff';
+import { SessionName } from './SessionName';
 import { defaultPair, EVENT_LABEL, SOURCE_DETAIL, timeline, versionName } from './timeline';
 import { useVersionText, type VersionTexts } from './useHistory';
 
@@ -69,7 +70,7 @@ function VersionRow({ version, number, selected, texts, onPick }: {
         {version.sessionId && (
           <span className="muted">
             {' '}
-            · session <code>{version.sessionId.slice(0, 8)}</code>
+            · <SessionName sessionId={version.sessionId} />
           </span>
         )}
         {version.agentId && <span className="chip agent-chip">subagent {version.agentId.slice(0, 8)}</span>}
@@ -135,6 +136,12 @@ export function HistoryPanel({ history, texts, compare, onCompare, options, onNa
             ) : (
               <li key={`e${i}`} className={`timeline-item timeline-event event-${item.event.kind}`}>
                 <span className="event-name">{EVENT_LABEL[item.event.kind]}</span> <When at={item.event.at} />
+                {item.event.sessionId && (
+                  <span className="muted">
+                    {' '}
+                    · <SessionName sessionId={item.event.sessionId} />
+                  </span>
+                )}
                 {item.event.feedback !== null && <blockquote className="event-feedback">{item.event.feedback}</blockquote>}
               </li>
             ),
@@ -144,26 +151,8 @@ export function HistoryPanel({ history, texts, compare, onCompare, options, onNa
       {pair && (
         <section className="history-compare" aria-label="Compare two versions">
           <div className="compare-toolbar" role="toolbar" aria-label="Comparison">
-            <label>
-              From{' '}
-              <select value={pair.from} onChange={(e) => select('from', e.target.value)} aria-label="Compare from version">
-                {history.versions.map((v, i) => (
-                  <option key={v.id} value={v.id}>
-                    {versionName(i + 1, v)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              to{' '}
-              <select value={pair.to} onChange={(e) => select('to', e.target.value)} aria-label="Compare to version">
-                {history.versions.map((v, i) => (
-                  <option key={v.id} value={v.id}>
-                    {versionName(i + 1, v)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <VersionSelect label="From" role="from" versions={history.versions} value={pair.from} onPick={select} />
+            <VersionSelect label="to" role="to" versions={history.versions} value={pair.to} onPick={select} />
             <span className="segmented" role="group" aria-label="Layout">
               <button type="button" aria-pressed={compare.layout === 'inline'} onClick={() => onCompare({ layout: 'inline' })}>
                 Inline
@@ -194,6 +183,27 @@ export function HistoryPanel({ history, texts, compare, onCompare, options, onNa
         </section>
       )}
     </div>
+  );
+}
+
+function VersionSelect({ label, role, versions, value, onPick }: {
+  label: string;
+  role: 'from' | 'to';
+  versions: PlanVersion[];
+  value: string;
+  onPick(role: 'from' | 'to', id: string): void;
+}) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value} onChange={(e) => onPick(role, e.target.value)} aria-label={`Compare ${role} version`}>
+        {versions.map((v, i) => (
+          <option key={v.id} value={v.id}>
+            {versionName(i + 1, v)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

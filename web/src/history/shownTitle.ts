@@ -13,3 +13,12 @@ export function shownTitle(title: string, filename: string, text: string | null,
   if (own !== fallback) return own;
   return title !== fallback ? title : sessionTitle?.trim() || fallback;
 }
+
+const MAX_SESSION_CHARS = 60;
+
+/** A session named the way people remember it: its title, else the first line of its first prompt (clipped). */
+export function sessionLabel(title: string | null, firstPrompt: string | null): string | null {
+  const text = title?.trim() || firstPrompt?.split('\n', 1)[0]?.trim() || '';
+  if (text === '') return null;
+  return text.length > MAX_SESSION_CHARS ? `${text.slice(0, MAX_SESSION_CHARS - 1)}…` : text;
+}
