@@ -1,17 +1,26 @@
 // The Ctrl+K palette: one ranked search over plans, memory and sessions, grouped by kind with snippets and
 // the matched words marked; arrows and Enter open a result with the match marked in its reader.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { write } from '../test/history/transcript.js';
 import { screenshot } from './helpers/browser.js';
+import { encodeKey } from './helpers/fixture.js';
 import { query, useTestEnv } from './helpers/setup.js';
 
 const PLAN = 'quokka-census-calm-heron.md';
+/** Written by a session, never on disk now: an archived plan. */
+const GONE = 'axolotl-survey-calm-eel.md';
+const GONE_SESSION = '5e55104e-0000-4000-8000-00000000f1d0';
 
 const env = useTestEnv({
   async extend(fx) {
     await writeFile(path.join(fx.plansDir, PLAN), '# Plan: Count the animals\n\nFirst the wallabies.\n\nThen every quokka on the island.\n');
     await writeFile(path.join(fx.memoryDir.webapp, 'quokka-notes.md'), '---\nname: Island notes\ndescription: Where the quokka lives\n---\n\nRottnest.\n');
+    const ctx = { cwd: fx.cwd.webapp, sessionId: GONE_SESSION, slug: 'axolotl-survey-calm-eel', at: '2026-10-01T10:00:00.000Z' };
+    const log = path.join(fx.home, 'projects', encodeKey(fx.cwd.webapp), `${GONE_SESSION}.jsonl`);
+    await mkdir(path.dirname(log), { recursive: true });
+    await writeFile(log, write(ctx, path.join(fx.plansDir, GONE), '# Axolotl survey\n\nCount the ponds with a narrow net.\n') + '\n');
   },
 });
 
@@ -63,5 +72,22 @@ describe('find palette', () => {
     await page.locator('.find-message', { hasText: 'Nothing found.' }).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.find-palette').evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+  }, 60_000);
+});
+
+describe('find palette, archived plans', () => {
+  it('finds a plan gone from disk by its text and opens it in the Archive view', async () => {
+    const { page } = await env.open();
+    await page.waitForSelector('.grid-row');
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('searchbox', { name: 'Find anything' });
+    await input.fill('narrow net');
+    const hit = page.locator(`.find-hit[data-kind="plan"][data-id="${GONE}"]`);
+    await hit.waitFor();
+    expect(await hit.locator('.find-title').textContent()).toContain('Axolotl survey');
+    expect(await hit.locator('.find-snippet mark').allTextContents()).toEqual(['narrow', 'net']);
+    await hit.click();
+    await expect.poll(async () => Object.fromEntries(await query(page))).toMatchObject({ view: 'archive', plan: GONE });
+    await page.locator('.archived-chip').waitFor();
   }, 60_000);
 });

@@ -12,6 +12,8 @@ import { clipboard, query, useTestEnv } from './helpers/setup.js';
 
 const PLAN = 'history-demo-brave-fox.md';
 const GONE = 'gone-plan-quiet-heron.md';
+/** Gone too, and without a heading: listed under its session's title. */
+const UNTITLED = 'gone-notes-calm-owl.md';
 const SESSION = '5e55104e-0000-4000-8000-00000000a11c';
 const V1 = '# Plan: Theme switch\n\n## Steps\n\n1. Add a toggle to the header\n2. Store the choice\n';
 const V2 = '# Plan: Theme switch\n\n## Steps\n\n1. Add a theme toggle to the footer\n2. Store the choice\n';
@@ -34,6 +36,7 @@ async function addStory(fx: Fixture): Promise<void> {
     exit2.line,
     toolResult(ctx(6), exit2.id, APPROVED),
     write(ctx(7), path.join(fx.plansDir, GONE), GONE_TEXT),
+    write(ctx(6), path.join(fx.plansDir, UNTITLED), 'Just notes, no heading.\n'),
     meta.customTitle(SESSION, 'Theme switch work'),
   ];
   const log = path.join(fx.home, 'projects', encodeKey(cwd), `${SESSION}.jsonl`);
@@ -119,14 +122,17 @@ describe('the History tab', () => {
 describe('the Archive view', () => {
   it('lists a plan whose file is gone and reads it from its versions', async () => {
     const archived = async () => ((await (await fetch(`${env.server.url}api/archive`)).json()) as { plans: { filename: string }[] }).plans.map((p) => p.filename);
-    await expect.poll(archived).toEqual([GONE]);
+    await expect.poll(archived).toEqual([GONE, UNTITLED]);
     const { page } = await env.open();
     await page.getByRole('tab', { name: 'Archive' }).click();
     await expect.poll(async () => (await query(page)).get('view')).toBe('archive');
     const row = page.locator(`.archive-row[data-filename="${GONE}"]`);
-    // The viewer never saw its file: the service titles it by its name, and the row names its session.
-    expect(await row.locator('.row-title').textContent()).toBe('gone-plan-quiet-heron');
-    await expect.poll(() => row.locator('.archive-row-meta').textContent()).toContain('from “Theme switch work”');
+    // The viewer never saw its file: the service titles it by its last version's heading (rebuilt from the
+    // transcript); a plan without a heading is titled by its name, and its row names its session.
+    expect(await row.locator('.row-title').textContent()).toBe('Retired migration');
+    const untitled = page.locator(`.archive-row[data-filename="${UNTITLED}"]`);
+    expect(await untitled.locator('.row-title').textContent()).toBe('gone-notes-calm-owl');
+    await expect.poll(() => untitled.locator('.archive-row-meta').textContent()).toContain('from “Theme switch work”');
     // Listed plans are not archived.
     expect(await page.locator(`.archive-row[data-filename="${PLAN}"]`).count()).toBe(0);
     await row.click();

@@ -4,7 +4,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindBody } from '../../src/contract/find.js';
-import { encodeCwd, TempHome } from '../helpers/home.js';
+import { encodeCwd, TempHome, uuid } from '../helpers/home.js';
+import { edit, write } from '../history/transcript.js';
 import { startServer, type Running } from '../helpers/http.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
 import { buildFindHome } from './home.js';
@@ -98,5 +99,27 @@ describe('live updates', () => {
     const edited = await eventually('narwhal', (b) => b.total === 1);
     expect(edited.results[0]!.id).toMatch(/\/style\.md$/);
     expect((await find('small')).results.some((r) => r.id.endsWith('/style.md'))).toBe(false);
+  });
+});
+
+describe('archived plans', () => {
+  it('finds a plan gone from disk by the text of its versions, with snippets from the newest version that has the words', async () => {
+    const gone = path.join(home.claude, 'plans', 'axolotl-survey-calm-eel.md');
+    const sessionId = uuid(9);
+    const ctx = (minute: number) => ({ cwd: webapp, sessionId, slug: 'axolotl-survey-calm-eel', at: `2026-10-01T10:0${minute}:00.000Z` });
+    // Written, then edited: "narrow" is only in the first version, "ponds" in both. The file never reaches the disk.
+    await home.write(path.join('projects', encodeCwd(webapp), `${sessionId}.jsonl`), [
+      write(ctx(1), gone, '# Axolotl survey\n\nCount the ponds with a narrow net.\n'),
+      edit(ctx(2), gone, 'a narrow net', 'a wide net'),
+    ].join('\n') + '\n');
+    const byLastText = await eventually('ponds', (b) => b.results.some((r) => r.id === 'axolotl-survey-calm-eel.md'));
+    const hit = byLastText.results.find((r) => r.id === 'axolotl-survey-calm-eel.md')!;
+    expect(hit).toMatchObject({ kind: 'plan', title: 'Axolotl survey' });
+    expect(hit.snippets).toEqual([{ line: 3, text: 'Count the ponds with a wide net.', ranges: [[10, 15]] }]);
+    // A word only an earlier version had: found, its snippet cut from that version.
+    const byOldText = await find('narrow');
+    expect(byOldText.results.map((r) => r.id)).toEqual(['axolotl-survey-calm-eel.md']);
+    expect(byOldText.results[0]!.snippets).toEqual([{ line: 3, text: 'Count the ponds with a narrow net.', ranges: [[23, 29]] }]);
+    expect((await find('"wide net"')).results.map((r) => r.id)).toEqual(['axolotl-survey-calm-eel.md']);
   });
 });

@@ -128,12 +128,16 @@ export class Finder {
     return { total: hits.length, results };
   }
 
-  /** The texts a hit's snippets are cut from: a file's content, or a session's title and prompts. */
-  private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[] }[] | null> {
+  /**
+   * The texts a hit's snippets are cut from: a file's content, an archived plan's versions (newest first),
+   * or a session's title and prompts.
+   */
+  private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[]; archived?: boolean }[] | null> {
     const { kind, id, title } = hit.entry;
     if (kind === 'plan') {
       const opened = await this.o.plans.open(id);
-      return opened === null ? [{ text: `${title}\n${id}` }] : [{ text: await readHead(opened.handle, READ_BYTES) }];
+      if (opened !== null) return [{ text: await readHead(opened.handle, READ_BYTES) }];
+      return [...this.archivedTexts(id).map((text) => ({ text, archived: true })), { text: `${title}\n${id}` }];
     }
     if (kind === 'memory') {
       const opened = await this.o.memory.open(id);
@@ -153,9 +157,15 @@ export class Finder {
     const out: Snippet[] = [];
     for (const part of parts) {
       if (out.length >= MAX_SNIPPETS) break;
-      // A plan found only by its archived title or file name has no file to point into.
-      if (hit.entry.kind === 'plan' && this.o.plans.pathOf(hit.entry.id) === null) break;
+      // A plan found only by its archived title or file name has no text to point into.
+      if (hit.entry.kind === 'plan' && part.archived !== true && this.o.plans.pathOf(hit.entry.id) === null) break;
       const found = cutSnippets(part.text, matched);
+      if (part.archived === true) {
+        // Lines are the newest version's that has a match: snippets never mix two versions' line numbers.
+        if (found.length === 0) continue;
+        out.push(...found);
+        break;
+      }
       if (part.log === undefined) {
         out.push(...found);
         continue;
@@ -246,7 +256,7 @@ export class Finder {
       const stamp = `${ARCHIVED}${plan.title}\0${plan.lastVersionAt}\0${plan.project}`;
       if (this.o.plans.pathOf(plan.filename) !== null || this.stamps.get(key) === stamp) continue;
       this.index.put({
-        kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body: '', project: plan.project,
+        kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body: this.archivedTexts(plan.filename).join('\n'), project: plan.project,
         modified: plan.lastVersionAt ?? plan.deletedAt ?? new Date(0).toISOString(), type: null,
       });
       this.stamps.set(key, stamp);
@@ -256,6 +266,24 @@ export class Finder {
     for (const [key, stamp] of [...this.stamps]) {
       if (stamp.startsWith(ARCHIVED) && !names.has(key.slice('plan:'.length))) this.forget(key);
     }
+  }
+
+  /**
+   * An archived plan's distinct texts, newest version first, up to what the index takes of a body: what
+   * the plan said when it left the disk, then what earlier versions said and later ones dropped.
+   */
+  private archivedTexts(filename: string): string[] {
+    const story = this.o.history.stories.story(filename);
+    if (story === null) return [];
+    const texts: string[] = [];
+    let chars = 0;
+    for (let i = story.versions.length - 1; i >= 0 && chars < BODY_CHARS; i--) {
+      const text = story.contents.get(story.versions[i]!.id);
+      if (text === undefined || texts.includes(text)) continue;
+      texts.push(text);
+      chars += text.length;
+    }
+    return texts;
   }
 
   private async syncMemory(slicer: TimeSlicer): Promise<void> {

@@ -35,17 +35,23 @@ export interface PlanHistoryOptions {
 
 export class PlanHistory {
   private readonly stories = new Map<string, { key: string; story: PlanStory }>();
+  private readonly titles = new Map<string, { key: string; title: string }>();
 
   constructor(private readonly o: PlanHistoryOptions) {}
 
   /** The story of a listed or archived plan, or null when there is no such plan. */
   story(filename: string): PlanStory | null {
-    const planPath = this.o.plans.pathOf(filename) ?? this.archived(filename)?.filepath ?? null;
-    if (planPath === null) return null;
-    const disk = this.disk(planPath);
-    const key = `${this.o.history.version}\0${this.o.plans.version}\0${disk?.mtimeMs ?? '-'}\0${this.o.observed.of(planPath)?.versions.length ?? 0}`;
+    const planPath = this.o.plans.pathOf(filename) ?? this.archivedEntries().get(filename)?.filepath ?? null;
+    return planPath === null ? null : this.storyAt(planPath, filename);
+  }
+
+  private storyAt(planPath: string, filename: string): PlanStory {
+    const record = this.o.plans.find(filename);
+    const onDisk = record?.filepath === planPath ? record : undefined;
+    const key = `${this.o.history.version}\0${this.o.plans.version}\0${onDisk?.modified ?? '-'}\0${this.o.observed.of(planPath)?.versions.length ?? 0}`;
     const kept = this.stories.get(planPath);
     if (kept?.key === key) return kept.story;
+    const disk = onDisk === undefined ? null : readDisk(planPath, onDisk.modified);
     const slugSessions = candidateSlugs(filename).flatMap((slug) => this.o.sessions.sessionsForSlug(slug));
     const earlierPaths = [...this.goneRenames()].filter(([, to]) => to === planPath).map(([from]) => from);
     const story = planStory(planPath, { history: this.o.history, observed: this.o.observed, disk, slugSessions, earlierPaths });
@@ -84,6 +90,13 @@ export class PlanHistory {
    * one per file name (the latest).
    */
   archive(): ArchivedPlan[] {
+    return [...this.archivedEntries().values()]
+      .map((entry) => ({ ...entry, title: this.archivedTitle(entry.filepath, entry.filename) }))
+      .sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.filename < b.filename ? -1 : 1));
+  }
+
+  /** The archive without titles (a title may need the plan's story), by file name. */
+  private archivedEntries(): Map<string, Omit<ArchivedPlan, 'title'>> {
     const folders = new Set(this.o.plans.folderList);
     const listed = new Set(this.o.plans.list().map((p) => p.filepath));
     const candidates = new Map<string, { at: string | null; sessionId: string | null; deletedAt: string | null }>();
@@ -104,7 +117,7 @@ export class PlanHistory {
         deletedAt: observed.goneAt,
       });
     }
-    const byName = new Map<string, ArchivedPlan>();
+    const byName = new Map<string, Omit<ArchivedPlan, 'title'>>();
     for (const [filepath, c] of candidates) {
       const filename = path.basename(filepath);
       if (this.o.plans.find(filename) !== undefined) continue; // the name is listed from another folder
@@ -112,12 +125,9 @@ export class PlanHistory {
       if (other !== undefined && compareTimes(other.lastVersionAt, c.at) >= 0) continue;
       const sessionId = c.sessionId ?? candidateSlugs(filename).map((slug) => this.o.sessions.sessionsForSlug(slug).at(-1)).find(Boolean) ?? null;
       const cwd = sessionId === null ? null : this.o.sessions.cwdForSession(sessionId);
-      byName.set(filename, {
-        filename, filepath, title: this.archivedTitle(filepath, filename), lastVersionAt: c.at, deletedAt: c.deletedAt,
-        project: cwd === null ? null : lastPathSegment(cwd), sessionId,
-      });
+      byName.set(filename, { filename, filepath, lastVersionAt: c.at, deletedAt: c.deletedAt, project: cwd === null ? null : lastPathSegment(cwd), sessionId });
     }
-    return [...byName.values()].sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.filename < b.filename ? -1 : 1));
+    return byName;
   }
 
   /** A session's card, or null when no log names it. */
@@ -164,26 +174,33 @@ export class PlanHistory {
     return renames;
   }
 
-  private archived(filename: string): ArchivedPlan | undefined {
-    return this.archive().find((p) => p.filename === filename);
-  }
-
-  private disk(planPath: string): { text: string; mtimeMs: number } | null {
-    const record = this.o.plans.list().find((p) => p.filepath === planPath);
-    if (record === undefined) return null;
-    try {
-      return { text: readFileSync(planPath, 'utf8'), mtimeMs: Date.parse(record.modified) };
-    } catch {
-      return null;
-    }
-  }
-
-  /** An archived plan's title: its last observed text's heading, else its file name. */
+  /**
+   * An archived plan's title by the spec's rule, from its last version: the last content the viewer saw,
+   * else the story the transcripts tell (kept until either changes).
+   */
   private archivedTitle(filepath: string, filename: string): string {
-    const last = this.o.observed.of(filepath)?.versions.at(-1);
-    const text = last === undefined ? null : this.o.observed.content(last.sha)?.toString('utf8') ?? null;
+    const lastSeen = this.o.observed.of(filepath)?.versions.at(-1);
+    const key = `${this.o.history.version}\0${lastSeen?.sha ?? '-'}`;
+    const kept = this.titles.get(filepath);
+    if (kept?.key === key) return kept.title;
+    let text = lastSeen === undefined ? null : this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
+    if (text === null) {
+      const story = this.storyAt(filepath, filename);
+      const last = story.versions.at(-1);
+      text = last === undefined ? null : story.contents.get(last.id) ?? null;
+    }
     const heading = text === null ? null : firstHeading(text);
-    return heading?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
+    const title = heading?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
+    this.titles.set(filepath, { key, title });
+    return title;
+  }
+}
+
+function readDisk(planPath: string, modified: string): { text: string; mtimeMs: number } | null {
+  try {
+    return { text: readFileSync(planPath, 'utf8'), mtimeMs: Date.parse(modified) };
+  } catch {
+    return null;
   }
 }
 

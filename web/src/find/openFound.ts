@@ -1,6 +1,6 @@
 // Where a palette result leads: a plan or memory entry opens in its reader with the snippet's matched text
-// as the reader's search (marked, and scrolled to); a session opens its plan when it has one, else its
-// resume command is copied (the UI has no session page).
+// as the reader's search (marked, and scrolled to), a plan gone from disk in the Archive view; a session
+// opens its plan when it has one, else its resume command is copied (the UI has no session page).
 import type { MemoryEntry, PlanMetadata } from '../api/types';
 import type { UrlUpdate } from '../state/useUrlState';
 import { copyText } from '../ui/clipboard';
@@ -17,7 +17,8 @@ export interface OpenFoundDeps {
 export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippetView | undefined): void {
   const q = landingText(snippet);
   if (hit.kind === 'plan') {
-    if (!deps.plans.some((p) => p.filename === hit.id)) return deps.toast(`${hit.id} is no longer on disk`, 'error');
+    // A plan find knows but the list does not has left the disk: its versions are read in the Archive view.
+    if (!deps.plans.some((p) => p.filename === hit.id)) return deps.setUrl({ view: 'archive', plan: hit.id, planTab: null, from: null, to: null, full: false }, 'push');
     return deps.setUrl({ view: 'plans', plan: hit.id, q, projects: [], full: false }, 'push');
   }
   if (hit.kind === 'memory') {
