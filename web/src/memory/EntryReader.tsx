@@ -194,7 +194,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
       {content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This memory file is gone</h2>
-          <p>It was deleted or renamed on disk.</p>
+          <p>{entry.filename} was deleted or renamed on disk.</p>
         </div>
       ) : content.status === 'error' ? (
         <div className="state-panel error">
