@@ -187,6 +187,9 @@ describe('other stories', () => {
     // The first one as seen at start; the second is the file on disk now.
     expect(h.versions.map((v) => v.source)).toEqual(['observed', 'disk']);
     expect(await version('hand-made.md', h.versions[0]!.id)).toBe('# Hand made\n');
+    // The history above shows the file on disk as it is; the viewer keeps that content once its watcher's
+    // change has been observed (in the background), which is what a deletion leaves readable.
+    expect(await eventually(() => server.viewer.history.observed.of(file)?.versions.length === 2, 15_000)).toBe(true);
     await rm(file);
     expect(await eventually(async () => (await server.json<{ plans: ArchivedPlan[] }>('/api/archive')).plans.some((p) => p.filename === 'hand-made.md'), 15_000)).toBe(true);
     const archived = (await server.json<{ plans: ArchivedPlan[] }>('/api/archive')).plans.find((p) => p.filename === 'hand-made.md')!;

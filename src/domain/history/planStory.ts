@@ -91,7 +91,9 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
   // Transcript versions, in order; a gap leaves `current` unknown until the next Write.
   let current: string | null = null;
   let gap = false;
-  const seen = new Set<string>();
+  // Texts are compared as strings; hashes (for the observed versions' shas) only when there are any to
+  // compare with, since hashing a multi-MB plan's every version costs more than the rest of its story.
+  const texts = new Set<string>();
   const writes = [planPath, ...(sources.earlierPaths ?? [])].flatMap((p) => sources.history.writesTo(p))
     .sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
   for (const write of writes) {
@@ -106,7 +108,7 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
     current = next;
     const id = `t${contentHash(`${write.log}\0${write.line.start}\0${write.tool}`).slice(0, 16)}`;
     contents.set(id, next);
-    seen.add(contentHash(next));
+    texts.add(next);
     versions.push(versionOf(id, next, {
       at: write.at, source: write.tool === 'Write' ? 'write' : 'edit', sessionId: write.sessionId, agentId: write.agentId, gapBefore: gap,
     }));
@@ -115,30 +117,31 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
 
   // What the viewer saw of the file that no tool call explains (hand edits, other tools, earlier runs);
   // what is on disk now is the disk version below.
-  const diskSha = sources.disk === null ? null : contentHash(sources.disk.text);
-  const observed = sources.observed.of(planPath);
-  for (const version of observed?.versions ?? []) {
-    if (seen.has(version.sha) || version.sha === diskSha) continue;
-    const bytes = sources.observed.content(version.sha);
-    if (bytes === null) continue;
-    const text = bytes.toString('utf8');
-    const id = `o${version.sha.slice(0, 16)}`;
-    seen.add(version.sha);
-    contents.set(id, text);
-    versions.push(versionOf(id, text, { at: version.at, source: 'observed', sessionId: null, agentId: null, gapBefore: false }));
+  const observed = sources.observed.of(planPath)?.versions ?? [];
+  if (observed.length > 0) {
+    const shas = new Set([...texts].map(contentHash));
+    if (sources.disk !== null) shas.add(contentHash(sources.disk.text));
+    for (const version of observed) {
+      if (shas.has(version.sha)) continue;
+      const bytes = sources.observed.content(version.sha);
+      if (bytes === null) continue;
+      const text = bytes.toString('utf8');
+      const id = `o${version.sha.slice(0, 16)}`;
+      shas.add(version.sha);
+      texts.add(text);
+      contents.set(id, text);
+      versions.push(versionOf(id, text, { at: version.at, source: 'observed', sessionId: null, agentId: null, gapBefore: false }));
+    }
   }
   versions.sort((a, b) => compareTimes(a.at, b.at));
 
   // The file on disk, when it is none of the versions above.
-  if (sources.disk !== null && diskSha !== null) {
-    const sha = diskSha;
-    if (!seen.has(sha)) {
-      const id = `d${sha.slice(0, 16)}`;
-      contents.set(id, sources.disk.text);
-      versions.push(versionOf(id, sources.disk.text, {
-        at: new Date(sources.disk.mtimeMs).toISOString(), source: 'disk', sessionId: null, agentId: null, gapBefore: gap,
-      }));
-    }
+  if (sources.disk !== null && !texts.has(sources.disk.text)) {
+    const id = `d${contentHash(sources.disk.text).slice(0, 16)}`;
+    contents.set(id, sources.disk.text);
+    versions.push(versionOf(id, sources.disk.text, {
+      at: new Date(sources.disk.mtimeMs).toISOString(), source: 'disk', sessionId: null, agentId: null, gapBefore: gap,
+    }));
   }
   markGaps(versions);
   return { versions, events: storyEvents(planPath, sessions, sources.history), sessions: [...sessions].sort(), contents };
