@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import path from 'node:path';
 import { withRegularFileSync } from '../files.js';
 import type { TimeSlicer } from '../timeSlicer.js';
+import { withoutLongStrings } from './jsonSkeleton.js';
 import { LineMarker, type MarkedLine } from './lineMarks.js';
 import { applyLine, emptyTranscriptFacts, parseLine, type LogOwner, type TranscriptFacts } from './transcriptFacts.js';
 
@@ -16,6 +17,9 @@ const SMALL_LINE_BYTES = 256 * 1024;
 const RESULT_HEAD_BYTES = 4096;
 /** Where a tool call names its tool and file: before its input's content. */
 const TOOL_HEAD_BYTES = 16 * 1024;
+/** Tool-call lines past this are parsed without their long strings (see jsonSkeleton.ts); paths are far shorter. */
+const SKELETON_LINE_BYTES = 64 * 1024;
+const MAX_KEPT_STRING_BYTES = 8 * 1024;
 const NEWLINE = 0x0a;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -86,7 +90,10 @@ export async function readHistoryLog(file: string, previous: HistoryLog | null, 
     for (const range of marked.lines) {
       await slicer.maybeYield();
       const bytes = worthReading(fd, range, facts, owner);
-      const line = bytes && parseLine(bytes);
+      // A tool call says what the index wants (its tool, file and time) in short strings; a user line's
+      // prompt may be long, and is parsed whole.
+      const skeleton = range.tool && range.type !== 'user' && bytes !== null && bytes.length > SKELETON_LINE_BYTES;
+      const line = bytes && parseLine(skeleton ? withoutLongStrings(bytes, MAX_KEPT_STRING_BYTES) : bytes);
       if (line) applyLine(facts, line, { start: range.start, end: range.end }, owner);
     }
     return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, offset: marked.completedTo, facts };
