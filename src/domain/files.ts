@@ -1,7 +1,7 @@
 // File access that survives hostile file systems: FIFOs, directories named *.md, files that vanish or
 // shrink between listing and reading, symlinks aimed out of their folder. Every caller gets null instead
 // of an exception or a hang.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
@@ -98,6 +98,20 @@ export function withRegularFileSync<T>(file: string, use: (fd: number, stats: St
 /** A whole regular file read without the thread-pool round trips (see withRegularFileSync). */
 export function readRegularFileSync(file: string, links?: LinkResolver): { bytes: Buffer; stats: Stats } | null {
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
+}
+
+/** The first `maxBytes` of a regular file as text, read as readRegularFileSync() reads (null: see there). */
+export function readHeadSync(file: string, maxBytes: number, links?: LinkResolver): string | null {
+  return withRegularFileSync(file, (fd, stats) => {
+    const bytes = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = readSync(fd, bytes, filled, bytes.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return bytes.toString('utf8', 0, filled);
+  }, links);
 }
 
 /** stat() that answers null instead of throwing. */

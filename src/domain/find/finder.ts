@@ -2,7 +2,6 @@
 // entries, archived plans, sessions) and the answer to a query, snippets included. The index is derived
 // data that is not persisted: it is built in the background after start, in time slices, while queries are
 // answered from what it holds so far, and each change the watchers report is taken in as it comes.
-import type { FileHandle } from 'node:fs/promises';
 import { lastPathSegment, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../history/transcriptFacts.js';
@@ -13,7 +12,7 @@ import type { Logger } from '../types.js';
 import { BODY_CHARS, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
 import { lineInLogs } from './logLines.js';
 import { parseFindQuery, type FindKind } from './query.js';
-import { containsPhrase, cutSnippets, MAX_SNIPPETS, type Snippet } from './snippets.js';
+import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, type Snippet } from './snippets.js';
 
 export { FindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -49,6 +48,12 @@ type Part = 'plans' | 'memory' | 'sessions' | 'archive';
 const PARTS: readonly Part[] = ['plans', 'memory', 'sessions', 'archive'];
 /** Bytes of a plan or memory file read for indexing (BODY_CHARS of text at most are indexed). */
 const READ_BYTES = BODY_CHARS * 4;
+/**
+ * Bytes of a plan or memory file read for a result's snippets: as many as snippets look at (SCAN_CHARS)
+ * when the text is ASCII; a text of multi-byte characters gets its snippets from a shorter start. A page of
+ * results reads its files at every query, and a multi-MB plan matches most words.
+ */
+const SNIPPET_READ_BYTES = SCAN_CHARS;
 const ARCHIVED = 'archive\0';
 
 interface SessionSource {
@@ -135,14 +140,13 @@ export class Finder {
   private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[]; archived?: boolean }[] | null> {
     const { kind, id, title } = hit.entry;
     if (kind === 'plan') {
-      const opened = await this.o.plans.open(id);
-      if (opened !== null) return [{ text: await readHead(opened.handle, READ_BYTES) }];
+      const text = this.o.plans.headSync(id, SNIPPET_READ_BYTES);
+      if (text !== null) return [{ text }];
       return [...this.archivedTexts(id).map((text) => ({ text, archived: true })), { text: `${title}\n${id}` }];
     }
     if (kind === 'memory') {
-      const opened = await this.o.memory.open(id);
-      if (opened === null) return null;
-      return [{ text: await readHead(opened.handle, READ_BYTES) }];
+      const text = await this.o.memory.head(id, SNIPPET_READ_BYTES);
+      return text === null ? null : [{ text }];
     }
     const source = this.sessionSources.get(id);
     if (source === undefined) return null;
@@ -235,11 +239,9 @@ export class Finder {
     for (const plan of this.o.plans.list()) {
       current.set(docKey('plan', plan.filename), {
         stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
-        doc: async () => {
-          const opened = await this.o.plans.open(plan.filename);
-          if (opened === null) return null;
-          const body = await readHead(opened.handle, READ_BYTES);
-          return { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null };
+        doc: () => {
+          const body = this.o.plans.headSync(plan.filename, READ_BYTES);
+          return Promise.resolve(body === null ? null : { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null });
         },
       });
     }
@@ -295,9 +297,8 @@ export class Finder {
         // The listing's modified may come from frontmatter: the file's own stat tells an edit.
         stamp: `${entry.modified}\0${entry.size}\0${entry.name}\0${fileStamp(entry.filepath)}`,
         doc: async () => {
-          const opened = await this.o.memory.open(entry.id);
-          if (opened === null) return null;
-          const body = await readHead(opened.handle, READ_BYTES);
+          const body = await this.o.memory.head(entry.id, READ_BYTES);
+          if (body === null) return null;
           return {
             kind: 'memory', id: entry.id, title: entry.name, name: entry.filename, description: entry.description ?? '', body,
             project: projects.get(entry.sourceId) ?? null, modified: entry.modified, type: entry.type,
@@ -339,19 +340,6 @@ function clip(text: string | null): string | null {
   if (text === null) return null;
   const line = text.split('\n', 1)[0]!;
   return line.length > 100 ? `${line.slice(0, 100)}…` : line;
-}
-
-/** The first `max` bytes of an open file as text; closes it. */
-async function readHead(handle: FileHandle, max: number): Promise<string> {
-  try {
-    const buffer = Buffer.alloc(Math.min(max, (await handle.stat()).size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
 }
 
 function fileStamp(filepath: string): string {

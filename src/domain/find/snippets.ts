@@ -17,39 +17,85 @@ export const MAX_SNIPPETS = 3;
 const WINDOW = 160;
 const BEFORE = 50;
 /** Only this much of a very large file is looked at for snippets (as much as the index holds of it). */
-const SCAN_CHARS = 256 * 1024;
+export const SCAN_CHARS = 256 * 1024;
 
 /**
  * Up to MAX_SNIPPETS lines of `text` holding words in `matched` (folded terms): the lines with the most
  * different matched words first, earlier first among equals; returned in line order.
+ *
+ * Cutting a line into words is what costs, so it is done for few lines: each line's folded text gives an
+ * upper bound of its count (a matched term is always a substring of it), and lines are then counted
+ * exactly in the order of that bound, until no line left can enter the best ones. The definition this
+ * must agree with, word by word on every line, is pinned by test/find/snippets.property.test.ts.
  */
 export function cutSnippets(text: string, matched: ReadonlySet<string>, firstLine = 1): Snippet[] {
   if (matched.size === 0) return [];
-  const candidates: { line: number; raw: string; ranges: [number, number][]; distinct: number }[] = [];
   const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
-  let lineNo = firstLine - 1;
   const needles = [...matched];
-  for (const raw of scanned.split('\n')) {
-    lineNo++;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    // Most lines hold no match: an ASCII line (nothing to fold but case) is ruled out by a substring test.
-    // eslint-disable-next-line no-control-regex
-    if (/^[\x00-\x7f]*$/.test(line)) {
-      const lower = line.toLowerCase();
-      if (!needles.some((term) => lower.includes(term))) continue;
+  const lines = scanned.split('\n');
+  const candidates: { index: number; bound: number }[] = [];
+  const counted = new Map<number, Counted | null>();
+  let complete = 0;
+  for (let i = 0; i < lines.length && complete < MAX_SNIPPETS; i++) {
+    const bound = countIncluded(foldLine(lines[i]!), needles);
+    if (bound === 0) continue;
+    candidates.push({ index: i, bound });
+    // A line that may hold every matched term is counted now: once the first few do, no later line can
+    // beat them, and the rest of the text is not looked at.
+    if (bound === matched.size) {
+      const c = count(lines[i]!, i + firstLine, matched);
+      counted.set(i, c);
+      if (c?.distinct === matched.size) complete++;
     }
-    const ranges: [number, number][] = [];
-    const seen = new Set<string>();
-    for (const word of words(line)) {
-      const term = foldTerm(word.word);
-      if (!matched.has(term)) continue;
-      ranges.push([word.start, word.end]);
-      seen.add(term);
-    }
-    if (ranges.length > 0) candidates.push({ line: lineNo, raw: line, ranges, distinct: seen.size });
   }
-  candidates.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
-  return candidates.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line).map((c) => window(c.line, c.raw, c.ranges));
+  candidates.sort((a, b) => b.bound - a.bound || a.index - b.index);
+  const best: Counted[] = [];
+  for (const candidate of candidates) {
+    if (best.length === MAX_SNIPPETS) {
+      const last = best[MAX_SNIPPETS - 1]!;
+      // Every line after this one counts at most `bound`, and comes later among equals: none can enter.
+      if (candidate.bound < last.distinct || (candidate.bound === last.distinct && candidate.index + firstLine > last.line)) break;
+    }
+    const c = counted.has(candidate.index) ? counted.get(candidate.index)! : count(lines[candidate.index]!, candidate.index + firstLine, matched);
+    if (c === null) continue;
+    best.push(c);
+    best.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
+    if (best.length > MAX_SNIPPETS) best.pop();
+  }
+  return best.sort((a, b) => a.line - b.line).map((c) => window(c.line, c.raw, c.ranges));
+}
+
+interface Counted {
+  line: number;
+  raw: string;
+  ranges: [number, number][];
+  distinct: number;
+}
+
+/** The matched words of one line, word by word (null: none). */
+function count(raw: string, lineNo: number, matched: ReadonlySet<string>): Counted | null {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const ranges: [number, number][] = [];
+  const seen = new Set<string>();
+  for (const word of words(line)) {
+    const term = foldTerm(word.word);
+    if (!matched.has(term)) continue;
+    ranges.push([word.start, word.end]);
+    seen.add(term);
+  }
+  return ranges.length === 0 ? null : { line: lineNo, raw: line, ranges, distinct: seen.size };
+}
+
+/** A line folded as its words are (foldTerm), so each of its terms is a substring of the result. */
+function foldLine(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(line) ? line.toLowerCase() : foldTerm(line);
+}
+
+function countIncluded(haystack: string, needles: readonly string[]): number {
+  let n = 0;
+  for (const needle of needles) if (haystack.includes(needle)) n++;
+  return n;
 }
 
 function window(line: number, raw: string, ranges: [number, number][]): Snippet {

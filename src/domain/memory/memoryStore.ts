@@ -4,7 +4,7 @@
 // a reload that finds nothing changed hands out the previous listing object (routes key on its identity).
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { openRegularFile } from '../files.js';
+import { openRegularFile, readHeadSync } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
 import { ParsedFileCache } from './parsedFile.js';
@@ -65,6 +65,12 @@ export class MemoryStore {
     // Gone, unreadable, or swapped for a FIFO, a directory or a link out of its folder since the
     // listing: null, never a throw.
     return openRegularFile(file.filepath, file.links);
+  }
+
+  /** The first `maxBytes` of an entry's file as text, or null (see open()); its read is synchronous. */
+  async head(id: string, maxBytes: number): Promise<string | null> {
+    const file = (await this.load()).fileOf(id);
+    return file === null ? null : readHeadSync(file.filepath, maxBytes, file.links);
   }
 
   /** The listing with each source's scanned files and their parses: what a health check and a fix read. */

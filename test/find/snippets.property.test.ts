@@ -1,0 +1,57 @@
+// cutSnippets counts words only on the lines that can win (see snippets.ts); the definition is every line
+// cut into words. Both must pick the same lines with the same ranges, for any text and any matched terms.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cutSnippets, MAX_SNIPPETS } from '../../src/domain/find/snippets.js';
+import { foldTerm, words } from '../../src/domain/find/terms.js';
+
+/** The definition: every line's words folded and counted, best lines first, earlier first among equals. */
+function reference(text: string, matched: ReadonlySet<string>, firstLine = 1): { line: number; ranges: [number, number][] }[] {
+  const candidates: { line: number; ranges: [number, number][]; distinct: number }[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const ranges: [number, number][] = [];
+    const seen = new Set<string>();
+    for (const word of words(line)) {
+      const term = foldTerm(word.word);
+      if (!matched.has(term)) continue;
+      ranges.push([word.start, word.end]);
+      seen.add(term);
+    }
+    if (ranges.length > 0) candidates.push({ line: i + firstLine, ranges, distinct: seen.size });
+  });
+  candidates.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
+  return candidates.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line).map(({ line, ranges }) => ({ line, ranges }));
+}
+
+// Words that fold into each other (case, accents, final sigma, dotted I, decomposed marks), and others.
+const VOCABULARY = ['cafe', 'Café', 'CAFÉ', 'cafe\u0301', 'ΟΔΟΣ', 'οδος', 'İstanbul', 'istanbul', 'test', 'testing', 'Tests', 'x_y', 'naïve', 'naive', 'ß', 'SS', '日本', '42'];
+const SEPARATORS = [' ', '  ', '\n', '\r\n', '-', '.', ', ', '\t', '\n\n', '—', '😀'];
+// Many short lines: enough of them compete for the best three, and ties between bounds and counts occur.
+const text = fc.array(fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...VOCABULARY) },
+  { weight: 2, arbitrary: fc.constantFrom('\n', '\n', '\r\n') },
+  { weight: 2, arbitrary: fc.constantFrom(...SEPARATORS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+), { maxLength: 120 }).map((parts) => parts.join(''));
+const matched = fc.uniqueArray(fc.constantFrom(...VOCABULARY.map(foldTerm), 'tes', 'caf'), { minLength: 1, maxLength: 4 }).map((t) => new Set(t));
+
+describe('cutSnippets', () => {
+  it('picks the lines and ranges the word-by-word definition picks', () => {
+    fc.assert(fc.property(text, matched, fc.integer({ min: 1, max: 3 }), (t, m, first) => {
+      const got = cutSnippets(t, m, first);
+      const want = reference(t, m, first);
+      expect(got.map((s) => s.line)).toEqual(want.map((s) => s.line));
+      // Short lines are whole in a snippet: their ranges are the definition's.
+      for (const [i, s] of got.entries()) if (s.text.length === t.split('\n')[s.line - first]!.replace(/\r$/, '').length) expect(s.ranges).toEqual(want[i]!.ranges);
+    }), { numRuns: 3000 });
+  });
+
+  it('lets an earlier line in when later ones were over-counted (a term inside a longer word)', () => {
+    // Lines 3-5 hold "caf" only inside "cafeteria": their bound is 2, their count 1, like lines 1 and 2.
+    const t = 'test\ntest\ncafeteria test\ncafeteria test\ncafeteria test';
+    const m = new Set(['test', 'caf']);
+    expect(cutSnippets(t, m).map((s) => s.line)).toEqual(reference(t, m).map((s) => s.line));
+    expect(cutSnippets(t, m).map((s) => s.line)).toEqual([1, 2, 3]);
+  });
+});
