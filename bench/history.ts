@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Facts } from './facts.js';
 import { RawClient } from './http1.js';
-import { Client, dist, median, quantile, sleep, treeRss, waitPortOpen, waitQuiet, type Dist, type HttpResult } from './measure.js';
-import { parsePlans, verify } from './plan-list.js';
+import { Client, dist, median, quantile, sleep, treeRss, waitQuiet, type Dist } from './measure.js';
 import { shortSha, type HistoryFact } from './plan-story.js';
 import { probe } from './prober.js';
 import type { RunContext } from './run-context.js';
 import { freePort, startServer, stopServer, type Server } from './server.js';
+import { pollPlanList } from './starts.js';
 
 /** Plans whose histories are polled (with the archive) until they are right: the ones with most versions. */
 const SAMPLED_PLANS = 8;
@@ -110,20 +110,8 @@ async function historyBuilt(client: Client, facts: Facts, sampled: [string, Hist
  * polling begins at once), or null.
  */
 async function planListReady(client: Client, server: Server, t0: number, run: RunContext): Promise<number | null> {
-  const { opts, facts } = run;
-  while (performance.now() - t0 < opts.readyTimeoutMs) {
-    if (server.exited) throw new Error(`server exited before it was ready (${server.exitInfo})`);
-    let res: HttpResult;
-    try {
-      res = await client.get('/api/plans');
-    } catch {
-      await waitPortOpen(server.port, opts.readyTimeoutMs - (performance.now() - t0), () => server.exited);
-      continue;
-    }
-    const map = res.status === 200 ? parsePlans(res.body) : null;
-    if (map !== null && verify(map, facts).ok) return res.endedAt - t0;
-  }
-  return null;
+  const endedAt = await pollPlanList(client, server, t0, run.facts, { readyTimeoutMs: run.opts.readyTimeoutMs, pollGapMs: 0 });
+  return endedAt === null ? null : endedAt - t0;
 }
 
 /** One start on `cacheDir`: spawn, a correct plan list, then the history built. The server keeps running. */

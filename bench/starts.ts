@@ -65,6 +65,33 @@ function startResult(runs: ReadyResult[], floorMs: number): StartResult {
   };
 }
 
+/**
+ * GET /api/plans until it answers the facts' list, or the ready timeout passes: the answer's end (in
+ * performance.now() time), or null. While the port refuses, it waits for it with bare connects (no HTTP
+ * client's cost per attempt). `seen` is told of every answer with its verdict (null: not a plan list).
+ */
+export async function pollPlanList(
+  client: Client, server: Server, t0: number, facts: Facts, opts: Pick<Options, 'readyTimeoutMs' | 'pollGapMs'>,
+  seen?: (res: HttpResult, verdict: Verdict | null) => void,
+): Promise<number | null> {
+  while (performance.now() - t0 < opts.readyTimeoutMs) {
+    if (server.exited) throw new Error(`server exited before it was ready (${server.exitInfo})`);
+    let res: HttpResult;
+    try {
+      res = await client.get('/api/plans');
+    } catch {
+      await waitPortOpen(server.port, opts.readyTimeoutMs - (performance.now() - t0), () => server.exited);
+      continue;
+    }
+    const map = res.status === 200 ? parsePlans(res.body) : null;
+    const verdict = map ? verify(map, facts) : null;
+    seen?.(res, verdict);
+    if (verdict?.ok) return res.endedAt;
+    if (opts.pollGapMs > 0) await sleep(opts.pollGapMs);
+  }
+  return null;
+}
+
 export async function waitReady(server: Server, t0: number, facts: Facts, opts: Options): Promise<ReadyResult> {
   const client = new Client(server.port);
   let firstResponseMs: number | null = null;
@@ -74,40 +101,24 @@ export async function waitReady(server: Server, t0: number, facts: Facts, opts: 
   let cpuAtReadyMs: number | null = null;
   let stopProbe = false;
   let probeTimes: number[] = [];
-  let probeLoop: Promise<number[]> | null = null;
+  // Set inside the callback below (an object, so the compiler does not take it for always null here).
+  const started: { probeLoop: Promise<number[]> | null } = { probeLoop: null };
   try {
-    while (performance.now() - t0 < opts.readyTimeoutMs) {
-      if (server.exited) throw new Error(`server exited before it was ready (${server.exitInfo})`);
-      let res: HttpResult;
-      try {
-        res = await client.get('/api/plans');
-      } catch {
-        // Not listening (yet, or any more): wait for the port without an HTTP client's cost per attempt.
-        await waitPortOpen(server.port, opts.readyTimeoutMs - (performance.now() - t0), () => server.exited);
-        continue;
-      }
-      const endedAt = res.endedAt;
+    const endedAt = await pollPlanList(client, server, t0, facts, opts, (res, v) => {
       polls++;
       if (firstResponseMs === null) {
-        firstResponseMs = endedAt - t0;
-        probeLoop = probeSmallRequests(server.port, () => stopProbe, () => !stopProbe);
+        firstResponseMs = res.endedAt - t0;
+        started.probeLoop = probeSmallRequests(server.port, () => stopProbe, () => !stopProbe);
       }
-      if (res.status === 200) {
-        const map = parsePlans(res.body);
-        if (map) {
-          verdict = verify(map, facts);
-          if (verdict.ok) {
-            readyMs = endedAt - t0;
-            cpuAtReadyMs = processCpuMs(server.pid);
-            break;
-          }
-        }
-      }
-      if (opts.pollGapMs > 0) await sleep(opts.pollGapMs);
+      if (v !== null) verdict = v;
+    });
+    if (endedAt !== null) {
+      readyMs = endedAt - t0;
+      cpuAtReadyMs = processCpuMs(server.pid);
     }
   } finally {
     stopProbe = true;
-    if (probeLoop) probeTimes = await probeLoop;
+    if (started.probeLoop) probeTimes = await started.probeLoop;
     client.close();
   }
   const rss = treeRss(server.pid);
