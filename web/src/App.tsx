@@ -5,6 +5,8 @@ import { connectEvents, type LiveStatus } from './api/events';
 import type { PlanMetadata } from './api/types';
 import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
+import { useBoxFind } from './find/useBoxFind';
+import { useLanding } from './find/useLanding';
 import { ArchiveView } from './history/ArchiveView';
 import { useMemoryModel } from './memory/useMemoryModel';
 import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
@@ -78,17 +80,22 @@ export function App() {
   }, [plans]);
   const haystacks = useMemo(() => buildHaystacks(plans), [plans]);
   const planSearch = useServerSearch(url.view === 'plans' ? url.q : '', plansR.version, (q, signal) => api.searchPlans(q, signal));
+  const planFind = useBoxFind(url.view === 'plans' ? url.q : '', 'plans', plansR.version);
   const selection = useMemo(
-    () => selectPlans({ plans, haystacks, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir }),
-    [plans, haystacks, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir],
+    () => selectPlans({
+      plans, haystacks, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir,
+      found: planFind.found,
+    }),
+    [plans, haystacks, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir, planFind.found],
   );
   const counts = useMemo(() => projectCounts(plans), [plans]);
   const planContent = useContent(url.plan, planBump, (key, signal) => api.planContent(key, signal));
 
   // Memory
   const memSearch = useServerSearch(url.view === 'memory' ? url.q : '', memoryR.version, (q, signal) => api.searchMemory(q, signal));
+  const memFind = useBoxFind(url.view === 'memory' ? url.q : '', 'memory', memoryR.version);
   const memUrl = url.view === 'memory' ? url : { ...url, q: '', types: [] };
-  const model = useMemoryModel(memoryR.data, memUrl, memSearch.hits);
+  const model = useMemoryModel(memoryR.data, memUrl, memSearch.hits, memFind.found);
   // An entry named in the URL that the listing no longer has was deleted: the reader says so (MemoryView)
   // rather than showing the folder's MEMORY.md in its place.
   const entryGone = url.entry !== null && memoryR.data !== null && model.activeEntry === null;
@@ -98,6 +105,9 @@ export function App() {
   const entryContent = useContent(url.view === 'memory' || url.entry ? shownEntry?.id ?? null : null, memoryBump, (key, signal) =>
     api.memoryContent(key, signal),
   );
+
+  // Opened from a search snippet: the reader starts at the snippet's line.
+  const { landAt, planLanding, entryLanding, openPlanSnippet, openEntrySnippet } = useLanding(url, shownEntry?.id ?? null, setUrl);
 
   // Live updates
   const openPlan = useRef(url.plan);
@@ -297,6 +307,10 @@ export function App() {
           searchPending={planSearch.pending}
           searchFailed={planSearch.failed}
           onRetrySearch={planSearch.retry}
+          found={planFind.found}
+          findFailed={planFind.failed}
+          onOpenSnippet={openPlanSnippet}
+          landing={planLanding}
           dark={theme.dark}
           claudeDirHint={claudeDirHint}
           onOpenInEditor={(filename) => {
@@ -329,6 +343,10 @@ export function App() {
           searchPending={memSearch.pending}
           searchFailed={memSearch.failed}
           onRetrySearch={memSearch.retry}
+          found={memFind.found}
+          findFailed={memFind.failed}
+          onOpenSnippet={openEntrySnippet}
+          landing={entryLanding}
           dark={theme.dark}
           onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '' }, 'push')}
           onNavigate={navigate}
@@ -336,7 +354,7 @@ export function App() {
         </LazyView>
       )}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      <FindPalette onOpen={(hit, snippet) => openFound({ plans, entryById: model.entryById, setUrl, toast }, hit, snippet)} />
+      <FindPalette onOpen={(hit, snippet) => openFound({ plans, entryById: model.entryById, setUrl, toast, landAt }, hit, snippet)} />
     </div>
   );
 }

@@ -80,7 +80,8 @@ export const api = {
     getJson<Content>(`/api/memory/content?id=${encodeURIComponent(id)}`, signal).then((r) => r.content),
   searchMemory: (q: string, signal?: AbortSignal) =>
     getJson<MemorySearch>(`/api/memory/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.ids),
-  find: (q: string, signal?: AbortSignal) => getJson<FindBody>(`/api/find?q=${encodeURIComponent(q)}&limit=30`, signal),
+  find: (q: string, signal?: AbortSignal, page: { limit: number; offset: number } = { limit: 30, offset: 0 }) =>
+    getJson<FindBody>(`/api/find?q=${encodeURIComponent(q)}&limit=${page.limit}&offset=${page.offset}`, signal),
   refresh: () => postJson<RefreshResult>('/api/refresh'),
   // Plan history (extensions of the interface, src/contract/history.ts).
   history: (filename: string, signal?: AbortSignal) => getJson<PlanHistoryBody>(`/api/plans/${encodeURIComponent(filename)}/history`, signal),

@@ -4,10 +4,9 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { api, describeError, isAbort } from '../api/client';
 import type { FindBody } from '../api/types';
+import type { FindHit, FindSnippetView } from './found';
+import { SnippetParts } from './Snippet';
 import './palette.css';
-
-export type FindHit = FindBody['results'][number];
-export type FindSnippetView = FindHit['snippets'][number];
 
 const KIND_LABEL: Record<FindHit['kind'], string> = { plan: 'Plans', memory: 'Memory', session: 'Sessions' };
 const DEBOUNCE_MS = 80;
@@ -21,30 +20,6 @@ export function groupByKind(results: readonly FindHit[]): { kind: FindHit['kind'
     groups.set(hit.kind, list);
   }
   return [...groups].map(([kind, hits]) => ({ kind, hits }));
-}
-
-/**
- * What the reader should look for to land on the snippet's line: the matched words as written there when
- * they stand together (a literal piece of the line), else the first matched word.
- */
-export function landingText(snippet: FindSnippetView | undefined): string {
-  const first = snippet?.ranges[0];
-  if (snippet === undefined || first === undefined) return '';
-  const last = snippet.ranges[snippet.ranges.length - 1]!;
-  const span = snippet.text.slice(first[0], last[1]);
-  return /^[\p{L}\p{N}_ ]+$/u.test(span) ? span : snippet.text.slice(first[0], first[1]);
-}
-
-function Marked({ snippet }: { snippet: FindSnippetView }) {
-  const parts: React.ReactNode[] = [];
-  let at = 0;
-  snippet.ranges.forEach(([start, end], i) => {
-    if (start < at) return;
-    parts.push(snippet.text.slice(at, start), <mark key={i}>{snippet.text.slice(start, end)}</mark>);
-    at = end;
-  });
-  parts.push(snippet.text.slice(at));
-  return <>{parts}</>;
 }
 
 export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnippetView | undefined): void }) {
@@ -169,8 +144,7 @@ export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnip
                   </div>
                   {hit.snippets.map((s) => (
                     <div className="find-snippet" key={s.line}>
-                      <span className="find-line">{s.line}</span>
-                      <span className="find-text"><Marked snippet={s} /></span>
+                      <SnippetParts snippet={s} />
                     </div>
                   ))}
                 </div>

@@ -7,6 +7,7 @@ import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import { SessionChip } from '../plans/SessionChip';
 import { DocumentView, type RenderOptions } from '../reader/DocumentView';
+import type { Landing } from '../reader/landing';
 import { Highlight } from '../search/Highlight';
 import { entryHref, planHref } from '../state/url';
 import type { ContentState } from '../state/useRemote';
@@ -27,6 +28,8 @@ interface Props {
   entryById: Map<string, MemoryEntry>;
   plansBySession: Map<string, PlanMetadata>;
   query: string;
+  /** Opened from a search snippet: the line of the file (frontmatter included) to start at. */
+  landing: Landing | null;
   dark: boolean;
   onOpenEntry(entry: MemoryEntry): void;
   onOpenPlan(filename: string): void;
@@ -41,10 +44,15 @@ function flash(el: Element | null): void {
   el.classList.add('flash');
 }
 
-export function EntryReader({ entry, source, content, resolver, plansBySession, query, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
+export function EntryReader({ entry, source, content, resolver, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
   const text = content.key === entry.id ? content.text : null;
   const doc = useMemo(() => (text === null ? null : splitMemoryFile(text)), [text]);
+  // The reader shows the body: a line of the frontmatter (name, description) has nothing to land on there.
+  const bodyLanding = useMemo(() => {
+    const line = landing && doc ? landing.line - doc.bodyStartLine : 0;
+    return landing && line >= 1 ? { key: landing.key, line } : null;
+  }, [landing, doc]);
 
   const cut = useMemo(() => (entry.isIndex && text !== null ? computeCut(text) : null), [entry.isIndex, text]);
   const reach = useMemo(
@@ -210,6 +218,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
           markdown={doc.body}
           options={options}
           query={query}
+          landing={bodyLanding}
           dark={dark}
           onNavigate={onNavigate}
           onLocalLink={(t) => toast(t || 'That link points to a file on disk, which the viewer does not serve')}

@@ -24,6 +24,9 @@ import { TypeChips } from './TypeChips';
 import { useFixFlow } from './useFixFlow';
 import { useMemoryHealth } from './useMemoryHealth';
 import type { MemoryModel } from './useMemoryModel';
+import type { Found } from '../find/boxFind';
+import type { FindSnippetView } from '../find/found';
+import type { Landing } from '../reader/landing';
 
 interface Props {
   remote: Remote<MemoryListing>;
@@ -38,6 +41,12 @@ interface Props {
   searchPending: boolean;
   searchFailed: boolean;
   onRetrySearch(): void;
+  /** Find's results for the query, by entry id (snippets, and the "Best match" order). */
+  found: ReadonlyMap<string, Found> | null;
+  findFailed: boolean;
+  onOpenSnippet(entry: MemoryEntry, snippet: FindSnippetView): void;
+  /** The line of the shown entry's file to land on when it was opened from a snippet. */
+  landing: Landing | null;
   dark: boolean;
   onOpenPlan(filename: string): void;
   onNavigate(nav: string): void;
@@ -113,11 +122,23 @@ export function MemoryView(props: Props) {
             Health overview
           </button>
           <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
+          {url.q.trim() && (
+            <button
+              type="button"
+              className={`chip sort-chip${model.ranked ? ' on' : ''}`}
+              aria-pressed={model.ranked}
+              title={model.ranked ? 'Ordered by relevance; press for the usual order' : 'Order by relevance to the search'}
+              onClick={() => setUrl({ memorySort: model.ranked ? 'name' : 'best' })}
+            >
+              Best match
+            </button>
+          )}
           <div className="list-counts" role="status" aria-live="polite">
             {model.searching ? (
               <>
                 {formatCount(totalShown)} {totalShown === 1 ? 'match' : 'matches'}
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
+                {props.findFailed && url.q.trim() && <span className="muted"> · snippets unavailable</span>}
                 {props.searchFailed && (
                   <span className="error-text">
                     {' '}· the search of the text failed{' '}
@@ -149,8 +170,10 @@ export function MemoryView(props: Props) {
               model={model}
               health={health.bySource}
               query={url.q}
+              found={props.found}
               onSelectSource={(id) => setUrl({ source: id, entry: null, tab: url.tab }, 'push')}
               onSelectEntry={openEntry}
+              onOpenSnippet={props.onOpenSnippet}
             />
           )}
         </div>
@@ -241,6 +264,7 @@ export function MemoryView(props: Props) {
                 entryById={model.entryById}
                 plansBySession={props.plansBySession}
                 query={url.q}
+                landing={props.landing}
                 dark={props.dark}
                 onOpenEntry={openEntry}
                 onOpenPlan={props.onOpenPlan}

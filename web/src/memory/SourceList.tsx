@@ -1,7 +1,11 @@
 // Memory sources grouped by project, each with its kind, an "inactive" mark, index health under Claude
 // Code's load budget, its problem count, and its entries (filtered by the search and the type chips;
-// pinned and untyped memories marked as the states they are).
+// pinned and untyped memories marked as the states they are), with find's snippets under the matching
+// entries while searching.
 import type { MemoryEntry, MemoryHealthSource } from '../api/types';
+import type { Found } from '../find/boxFind';
+import type { FindSnippetView } from '../find/found';
+import { SnippetParts } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
 import { formatCount } from '../ui/format';
 import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
@@ -11,11 +15,15 @@ interface Props {
   model: MemoryModel;
   health: Map<string, MemoryHealthSource>;
   query: string;
+  /** Find's results for the query by entry id: their snippets go under the entries. */
+  found: ReadonlyMap<string, Found> | null;
   onSelectSource(sourceId: string): void;
   onSelectEntry(entry: MemoryEntry): void;
+  /** A snippet was clicked: open the entry at its line. */
+  onOpenSnippet(entry: MemoryEntry, snippet: FindSnippetView): void;
 }
 
-export function SourceList({ model, health, query, onSelectSource, onSelectEntry }: Props) {
+export function SourceList({ model, health, query, found, onSelectSource, onSelectEntry, onOpenSnippet }: Props) {
   const activeId = model.activeSource?.id ?? null;
   const selectedEntry = model.activeEntry?.id ?? null;
   // While searching, projects without a hit are left out.
@@ -93,6 +101,24 @@ export function SourceList({ model, health, query, onSelectSource, onSelectEntry
                             {byContent && !byMeta && <span className="badge badge-content">in text</span>}
                           </span>
                         </button>
+                        {model.searching && (found?.get(entry.id)?.snippets.length ?? 0) > 0 && (
+                          <div className="entry-snippets">
+                            {found!.get(entry.id)!.snippets.map((snippet) => (
+                              // Out of the tab order: the keyboard has the entry (j / k) and, in the reader, n / N to each match.
+                              <button
+                                key={snippet.line}
+                                type="button"
+                                tabIndex={-1}
+                                className="find-snippet entry-snippet"
+                                title={`Open at line ${snippet.line}`}
+                                onMouseDown={(e) => e.preventDefault()}
+                                onClick={() => onOpenSnippet(entry, snippet)}
+                              >
+                                <SnippetParts snippet={snippet} />
+                              </button>
+                            ))}
+                          </div>
+                        )}
                       </li>
                     ))}
                   </ul>

@@ -1,6 +1,7 @@
 // The memory list as shown: type chips, the instant client match on name / file name / description,
-// and the content hits of GET /api/memory/search merged in.
+// the content hits of GET /api/memory/search merged in, and find's "Best match" order.
 import type { MemoryEntry, MemorySource } from '../api/types';
+import { orderByRank, type Found } from '../find/boxFind';
 import { foldCase } from '../search/fold';
 
 export type TypeKey = 'user' | 'feedback' | 'project' | 'reference' | 'none';
@@ -70,6 +71,35 @@ export function orderEntries(entries: MemoryEntry[]): MemoryEntry[] {
   return [...entries].sort(
     (a, b) => Number(b.isIndex) - Number(a.isIndex) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
   );
+}
+
+type Group = { project: string; sources: MemorySource[] };
+
+/**
+ * "Best match": the entries of each source in find's order, the sources of a project by their best entry,
+ * the projects likewise; what find did not rank keeps its usual place after what it did. Reorders only.
+ */
+export function rankGroups(
+  groups: readonly Group[],
+  visible: ReadonlyMap<string, EntryHit[]>,
+  found: ReadonlyMap<string, Found>,
+): { groups: Group[]; visible: Map<string, EntryHit[]> } {
+  const ordered = new Map<string, EntryHit[]>();
+  const best = new Map<string, Found>();
+  for (const [sourceId, hits] of visible) {
+    const list = orderByRank(hits, (h) => h.entry.id, found);
+    ordered.set(sourceId, list);
+    const top = list[0] ? found.get(list[0].entry.id) : undefined;
+    if (top) best.set(sourceId, top);
+  }
+  const rankedGroups = groups.map((g) => {
+    const sources = orderByRank(g.sources, (s) => s.id, best);
+    const top = sources[0] ? best.get(sources[0].id) : undefined;
+    return { group: { project: g.project, sources }, top };
+  });
+  const groupBest = new Map<string, Found>();
+  for (const r of rankedGroups) if (r.top) groupBest.set(r.group.project, r.top);
+  return { groups: orderByRank(rankedGroups.map((r) => r.group), (g) => g.project, groupBest), visible: ordered };
 }
 
 /** The project picker's words, folded; a source matches when its name, folder or kind holds every one. */

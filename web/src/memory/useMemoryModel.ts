@@ -1,14 +1,15 @@
 // Everything the memory view derives from GET /api/memory, the URL and the content search.
 import { useMemo } from 'react';
 import type { MemoryEntry, MemoryListing, MemorySource } from '../api/types';
+import type { Found } from '../find/boxFind';
 import type { UrlState } from '../state/url';
 // The resolver straight from the shared module: './links' also parses frontmatter (the yaml package),
 // which only the entry reader needs, and this model is part of the first screen.
 import { LinkResolver } from '../../../src/domain/memory/linkResolver';
 import type { EntryResolver } from './links';
 import {
-  entryHaystack, filterByTypes, groupSources, matchesPick, orderEntries, pickWords, searchEntries, typeCounts, type EntryHit,
-  type TypeKey,
+  entryHaystack, filterByTypes, groupSources, matchesPick, orderEntries, pickWords, rankGroups, searchEntries, typeCounts,
+  type EntryHit, type TypeKey,
 } from './memoryQuery';
 
 export interface MemoryModel {
@@ -31,9 +32,17 @@ export interface MemoryModel {
   activeSource: MemorySource | null;
   activeEntry: MemoryEntry | null;
   searching: boolean;
+  /** The list is in find's order ("Best match", while a query is typed). */
+  ranked: boolean;
 }
 
-export function useMemoryModel(listing: MemoryListing | null, url: UrlState, contentHits: ReadonlySet<string> | null): MemoryModel {
+export function useMemoryModel(
+  listing: MemoryListing | null,
+  url: UrlState,
+  contentHits: ReadonlySet<string> | null,
+  /** Find's results for the query by entry id, or null while none are known. */
+  found: ReadonlyMap<string, Found> | null = null,
+): MemoryModel {
   const base = useMemo(() => {
     const sources = listing?.sources ?? [];
     const entries = listing?.entries ?? [];
@@ -83,8 +92,7 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
     // The reader follows the project picker: a source it leaves out gives way to its first match.
     const inPick = (id: string | undefined | null) => (id && pickedIds.has(id) ? base.sourceById.get(id) : undefined);
     const activeSource = inPick(url.source) ?? inPick(activeEntry?.sourceId) ?? picked.groups[0]?.sources[0] ?? null;
-    const visible = new Map<string, EntryHit[]>();
-    const flat: MemoryEntry[] = [];
+    let visible = new Map<string, EntryHit[]>();
     for (const group of picked.groups) {
       for (const s of group.sources) {
         const order = base.entriesBySource.get(s.id) ?? [];
@@ -92,13 +100,22 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
         const rank = new Map(order.map((e, i) => [e.id, i]));
         list.sort((a, b) => (rank.get(a.entry.id) ?? 0) - (rank.get(b.entry.id) ?? 0));
         visible.set(s.id, list);
+      }
+    }
+    const ranked = q !== '' && url.memorySort === 'best';
+    let groups = picked.groups;
+    if (ranked && found !== null) ({ groups, visible } = rankGroups(groups, visible, found));
+    const flat: MemoryEntry[] = [];
+    for (const group of groups) {
+      for (const s of group.sources) {
         // Without a search only the open source is expanded; with one, every source with hits.
-        if (q || url.types.length || s.id === activeSource?.id) flat.push(...list.map((h) => h.entry));
+        if (q || url.types.length || s.id === activeSource?.id) flat.push(...(visible.get(s.id) ?? []).map((h) => h.entry));
       }
     }
     return {
       ...base,
-      groups: picked.groups,
+      ranked,
+      groups,
       picked: picked.sources,
       counts,
       visible,
@@ -107,5 +124,5 @@ export function useMemoryModel(listing: MemoryListing | null, url: UrlState, con
       activeEntry,
       searching: q !== '' || url.types.length > 0,
     };
-  }, [base, picked, url.q, url.types, url.entry, url.source, contentHits]);
+  }, [base, picked, url.q, url.types, url.entry, url.source, url.memorySort, contentHits, found]);
 }

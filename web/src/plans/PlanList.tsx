@@ -1,9 +1,12 @@
-// The plans table: virtualized (10,000 rows stay smooth), sortable columns, search highlights,
-// freshly added plans briefly highlighted, plans Claude Code deletes soon marked, keyboard selection
-// kept in view.
+// The plans table: virtualized (10,000 rows stay smooth), sortable columns, search highlights and
+// find's snippets under the matching rows, freshly added plans briefly highlighted, plans Claude Code
+// deletes soon marked, keyboard selection kept in view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { SortDir, SortKey } from '../state/url';
+import type { Found } from '../find/boxFind';
+import type { FindSnippetView } from '../find/found';
+import { SnippetParts } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
 import { exactTime, formatBytes, formatCount, shortRelativeTime } from '../ui/format';
 import type { PlanRow } from './planQuery';
@@ -11,6 +14,24 @@ import type { PlanMetadata, RetentionPolicy } from '../api/types';
 import { deletesAt, riskOf, whenText } from '../history/retention';
 
 const ROW_HEIGHT = 54;
+/** Each snippet is one line (cut with an ellipsis), so a row's height follows from its count alone. */
+const SNIPPET_HEIGHT = 20;
+
+function rowHeight(snippets: number): number {
+  return snippets === 0 ? ROW_HEIGHT : ROW_HEIGHT - 2 + snippets * SNIPPET_HEIGHT;
+}
+
+/** Index of the row at `offset` px from the top of the rows, by the rows' tops (ascending, tops[0] = 0). */
+function rowAt(tops: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = tops.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (tops[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 interface Props {
   rows: PlanRow[];
@@ -24,11 +45,15 @@ interface Props {
   retention: RetentionPolicy | null;
   /** Changes when the query, filter or sort change (as opposed to a live update of the data). */
   viewKey: string;
+  /** Find's results for the query by file name: their snippets go under the rows. */
+  found: ReadonlyMap<string, Found> | null;
   /** Length of the longest project name: the project column is sized to fit it (within bounds). */
   projectChars: number;
   onSort(key: SortKey): void;
   onSelect(filename: string): void;
   onOpenInEditor(filename: string): void;
+  /** A snippet was clicked: open the plan at its line. */
+  onOpenSnippet(filename: string, snippet: FindSnippetView): void;
 }
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -43,7 +68,8 @@ function rowId(filename: string): string {
   return `plan-row-${encodeURIComponent(filename).replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-export function PlanList({ rows, selected, query, sort, dir, fresh, now, retention, viewKey, projectChars, onSort, onSelect, onOpenInEditor }: Props) {
+export function PlanList(props: Props) {
+  const { rows, selected, query, sort, dir, fresh, now, retention, viewKey, found, projectChars, onSort, onSelect, onOpenInEditor, onOpenSnippet } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const headerRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
@@ -53,15 +79,36 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
     const h = headerRef.current?.offsetHeight;
     if (h) setHeaderHeight(h);
   }, []);
+  const snippetsOf = (i: number): FindSnippetView[] => {
+    const filename = rows[i]?.plan.filename;
+    return (filename === undefined ? undefined : found?.get(filename)?.snippets) ?? [];
+  };
+  // Where each row starts (px from the first row): rows with snippets are taller.
+  const tops = useMemo(() => {
+    const out = new Array<number>(rows.length + 1);
+    out[0] = 0;
+    for (let i = 0; i < rows.length; i += 1) {
+      const n = found?.get(rows[i]!.plan.filename)?.snippets.length ?? 0;
+      out[i + 1] = out[i]! + rowHeight(n);
+    }
+    return out;
+  }, [rows, found]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (i) => tops[i + 1]! - tops[i]!,
     overscan: 12,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
     getItemKey: (i) => rows[i]?.plan.filename ?? i,
   });
+
+  // The heights are known, never measured: the virtualizer forgets the old ones when they change.
+  const firstLayout = useRef(true);
+  useLayoutEffect(() => {
+    if (firstLayout.current) firstLayout.current = false;
+    else virtualizer.measure();
+  }, [tops, virtualizer]);
 
   const selectedIndex = selected ? rows.findIndex((r) => r.plan.filename === selected) : -1;
 
@@ -92,22 +139,22 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
     if (anchor.key && el.scrollTop > 0) {
       const index = rows.findIndex((r) => r.plan.filename === anchor.key);
       if (index >= 0) {
-        const shouldBe = index * ROW_HEIGHT + anchor.top;
+        const shouldBe = tops[index]! + anchor.top;
         if (Math.abs(shouldBe - el.scrollTop) >= ROW_HEIGHT) el.scrollTop = shouldBe;
       }
     }
-  }, [rows, viewKey, selectedIndex, virtualizer]);
+  }, [rows, tops, viewKey, selectedIndex, virtualizer]);
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
     const remember = () => {
-      const index = Math.floor(el.scrollTop / ROW_HEIGHT);
-      firstKey.current = { key: rows[index]?.plan.filename ?? null, top: el.scrollTop - index * ROW_HEIGHT };
+      const index = rowAt(tops, el.scrollTop);
+      firstKey.current = { key: rows[index]?.plan.filename ?? null, top: el.scrollTop - tops[index]! };
     };
     remember();
     el.addEventListener('scroll', remember, { passive: true });
     return () => el.removeEventListener('scroll', remember);
-  }, [rows]);
+  }, [rows, tops]);
 
   const items = virtualizer.getVirtualItems();
   const style = { '--project-col': `${Math.min(Math.max(projectChars, 7), 18) + 1}ch` } as CSSProperties;
@@ -152,6 +199,7 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
             const row = rows[item.index]!;
             const p = row.plan;
             const isSelected = p.filename === selected;
+            const snippets = snippetsOf(item.index);
             return (
               <div
                 key={item.key}
@@ -161,7 +209,7 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
                 aria-selected={isSelected}
                 data-filename={p.filename}
                 className={`grid-row${isSelected ? ' selected' : ''}${fresh.has(p.filename) ? ' fresh' : ''}`}
-                style={{ transform: `translateY(${item.start - headerHeight}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.start - headerHeight}px)`, height: item.size }}
                 onClick={() => onSelect(p.filename)}
                 onDoubleClick={() => onOpenInEditor(p.filename)}
               >
@@ -181,6 +229,27 @@ export function PlanList({ rows, selected, query, sort, dir, fresh, now, retenti
                       </span>
                     )}
                   </div>
+                  {snippets.length > 0 && (
+                    <div className="row-snippets">
+                      {snippets.map((snippet) => (
+                        // Out of the tab order: the keyboard has the row (j / k) and, in the reader, n / N to each match.
+                        <button
+                          key={snippet.line}
+                          type="button"
+                          tabIndex={-1}
+                          className="find-snippet row-snippet"
+                          title={`Open at line ${snippet.line}`}
+                          onMouseDown={(e) => e.preventDefault()}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            onOpenSnippet(p.filename, snippet);
+                          }}
+                        >
+                          <SnippetParts snippet={snippet} />
+                        </button>
+                      ))}
+                    </div>
+                  )}
                 </div>
                 <div role="gridcell" className="col-project" title={p.project ?? 'No project'}>
                   {p.project ? <Highlight text={p.project} query={query} /> : <span className="muted">—</span>}

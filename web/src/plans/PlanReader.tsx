@@ -7,6 +7,7 @@ import { describeError } from '../api/client';
 import type { ContentState } from '../state/useRemote';
 import { planHref } from '../state/url';
 import { DocumentView, type RenderOptions } from '../reader/DocumentView';
+import type { Landing } from '../reader/landing';
 import type { ResolvedLink } from '../reader/markdown';
 import { Highlight } from '../search/Highlight';
 import { copyWithToast, openInEditor } from '../ui/actions';
@@ -29,6 +30,8 @@ interface Props {
   planFiles: ReadonlySet<string>;
   sources: MemorySource[];
   query: string;
+  /** Opened from a search snippet: the line to start at. */
+  landing: Landing | null;
   dark: boolean;
   fullscreen: boolean;
   onToggleFullscreen(): void;
@@ -218,6 +221,7 @@ export function PlanReader(props: Props) {
           markdown={text}
           options={options}
           query={query}
+          landing={props.landing}
           dark={dark}
           onNavigate={props.onNavigate}
           onLocalLink={localLink}

@@ -12,8 +12,11 @@ import { formatCount } from '../ui/format';
 import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { PlanList } from './PlanList';
 import { ProjectFilter } from './ProjectFilter';
-import type { PlanSelection } from './planQuery';
+import { shownSort, type PlanSelection } from './planQuery';
 import { defaultDir, type SortKey } from '../state/url';
+import type { Found } from '../find/boxFind';
+import type { FindSnippetView } from '../find/found';
+import type { Landing } from '../reader/landing';
 import { useRetentionPolicy } from '../history/useHistory';
 
 export const loadPlanReader = () => import('./PlanReader');
@@ -35,6 +38,12 @@ interface Props {
   searchPending: boolean;
   searchFailed: boolean;
   onRetrySearch(): void;
+  /** Find's results for the query, by file name (snippets, and the "Best match" order). */
+  found: ReadonlyMap<string, Found> | null;
+  findFailed: boolean;
+  onOpenSnippet(filename: string, snippet: FindSnippetView): void;
+  /** The line to land on when the open plan was opened from a snippet. */
+  landing: Landing | null;
   dark: boolean;
   claudeDirHint: string;
   onOpenInEditor(filename: string): void;
@@ -50,8 +59,9 @@ export function PlansView(props: Props) {
   const retention = useRetentionPolicy(total > 0);
   const split = useSplit('plans');
 
-  const onSort = (key: SortKey) =>
-    setUrl((s) => ({ sort: key, dir: s.sort === key ? (s.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) }));
+  const shown = shownSort(url.sort, url.dir, q);
+  const best = shown.sort === 'best';
+  const onSort = (key: SortKey) => setUrl({ sort: key, dir: shown.sort === key ? (shown.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) });
 
   let listBody;
   if (remote.status === 'loading' && !remote.data) {
@@ -105,12 +115,14 @@ export function PlansView(props: Props) {
         rows={selection.rows}
         selected={url.plan}
         query={q}
-        sort={url.sort}
-        dir={url.dir}
+        sort={shown.sort}
+        dir={shown.dir}
         fresh={props.fresh}
         now={props.now}
         retention={retention}
-        viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${url.sort}\u0000${url.dir}`}
+        viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${shown.sort}\u0000${shown.dir}`}
+        found={props.found}
+        onOpenSnippet={props.onOpenSnippet}
         projectChars={props.projectCounts.reduce((n, c) => Math.max(n, c.project.length), 0)}
         onSort={onSort}
         onSelect={(filename) => setUrl({ plan: filename, from: null, to: null }, 'push')}
@@ -125,6 +137,17 @@ export function PlansView(props: Props) {
       <section className="pane-list" id="plans-list" aria-label="Plans list">
         <div className="list-toolbar">
           <ProjectFilter counts={props.projectCounts} selected={url.projects} onChange={(projects) => setUrl({ projects })} />
+          {q && (
+            <button
+              type="button"
+              className={`chip sort-chip${best ? ' on' : ''}`}
+              aria-pressed={best}
+              title={best ? 'Ordered by relevance; press for the newest first' : 'Order by relevance to the search'}
+              onClick={() => setUrl(best ? { sort: 'modified', dir: 'desc' } : { sort: 'best', dir: 'desc' })}
+            >
+              Best match
+            </button>
+          )}
           <div className="list-counts" role="status" aria-live="polite" data-testid="plan-counts">
             {!remote.data ? null : q ? (
               <>
@@ -133,6 +156,7 @@ export function PlansView(props: Props) {
                   ({formatCount(selection.metaHits)} in title/file/project, {formatCount(selection.contentHits)} in text)
                 </span>
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
+                {props.findFailed && <span className="muted"> · snippets unavailable</span>}
                 {props.searchFailed && (
                   <span className="error-text">
                     {' '}· the search of the text failed{' '}
@@ -161,6 +185,7 @@ export function PlansView(props: Props) {
             planFiles={props.planFiles}
             sources={props.sources}
             query={q}
+            landing={props.landing}
             dark={props.dark}
             fullscreen={url.full}
             onToggleFullscreen={() => setUrl((s) => ({ full: !s.full }))}

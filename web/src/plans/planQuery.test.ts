@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanMetadata } from '../api/types';
-import { buildHaystacks, projectCounts, selectPlans } from './planQuery';
+import { boxFindQuery, type Found } from '../find/boxFind';
+import { buildHaystacks, projectCounts, selectPlans, shownSort } from './planQuery';
 
 function plan(filename: string, over: Partial<PlanMetadata> = {}): PlanMetadata {
   return {
@@ -60,6 +61,37 @@ describe('selectPlans', () => {
     expect(selectPlans({ ...base, query: 'gamma.md' }).rows).toHaveLength(1);
     const s = selectPlans({ ...base, query: 'zzz', contentHits: new Set(['beta.md']), projects: ['webapp'] });
     expect(s.rows).toHaveLength(0);
+  });
+
+  it('orders by find\'s rank under "Best match", the rows find did not rank after, newest first', () => {
+    const more = [...plans, plan('delta.md', { title: 'Dark corners', modified: '2026-01-05T00:00:00Z' })];
+    const found = new Map<string, Found>([
+      ['beta.md', { rank: 0, snippets: [] }],
+      ['alpha.md', { rank: 1, snippets: [] }],
+      ['archived-only.md', { rank: 2, snippets: [] }],
+    ]);
+    const args = { ...base, plans: more, haystacks: buildHaystacks(more), query: 'a', contentHits: new Set(['beta.md']), sort: 'best' as const, found };
+    // Rows are still the literal search's (gamma and delta have an "a" in their title, beta only in its text);
+    // find's order first, then the rest as the list has them without a rank.
+    expect(selectPlans(args).rows.map((r) => r.plan.filename)).toEqual(['beta.md', 'alpha.md', 'delta.md', 'gamma.md']);
+    // Before find answers, and once the user picks a column, find does not change the order.
+    expect(selectPlans({ ...args, found: null }).rows.map((r) => r.plan.filename)).toEqual(['delta.md', 'gamma.md', 'alpha.md', 'beta.md']);
+    expect(selectPlans({ ...args, sort: 'size', dir: 'asc' }).rows.map((r) => r.plan.filename)).toEqual(['delta.md', 'beta.md', 'gamma.md', 'alpha.md']);
+    // Without a query, "Best match" is the newest first.
+    expect(selectPlans({ ...args, query: '' }).rows.map((r) => r.plan.filename)).toEqual(['delta.md', 'gamma.md', 'alpha.md', 'beta.md']);
+    expect(shownSort('best', 'desc', '  ')).toEqual({ sort: 'modified', dir: 'desc' });
+    expect(shownSort('best', 'desc', 'x')).toEqual({ sort: 'best', dir: 'desc' });
+  });
+
+  it('asks find for the box\'s words in plans only: no filter, phrase or other kind can come from the text', () => {
+    expect(boxFindQuery('dark mode', 'plans')).toBe('in:plans dark mode');
+    expect(boxFindQuery('project:api in:memory "quoted" after:2020-01-01', 'plans')).toBe('in:plans project api in memory quoted after 2020 01 01');
+    expect(boxFindQuery('fix-login.md', 'plans')).toBe('in:plans fix login md');
+    // The last word stays open as a prefix (the query ends in it), like the literal search's substring match.
+    expect(boxFindQuery('quok', 'plans')!.endsWith('quok')).toBe(true);
+    expect(boxFindQuery('Café ÉTÉ', 'plans')).toBe('in:plans Café ÉTÉ');
+    expect(boxFindQuery('  -- ** ', 'plans')).toBeNull();
+    expect(boxFindQuery('', 'plans')).toBeNull();
   });
 
   it('counts plans per project with no-project last', () => {

@@ -1,7 +1,8 @@
 // The plans list as shown: project filter, the instant client match on title / file name / project,
-// the content hits of GET /api/search merged in, and the sort. Pure and fast on 10,000 plans
-// (haystacks are folded once per listing, not per keystroke).
+// the content hits of GET /api/search merged in, and the sort (by a column, or by find's rank: "Best
+// match"). Pure and fast on 10,000 plans (haystacks are folded once per listing, not per keystroke).
 import type { PlanMetadata } from '../api/types';
+import { orderByRank, type Found } from '../find/boxFind';
 import { foldCase } from '../search/fold';
 import type { SortDir, SortKey } from '../state/url';
 
@@ -44,10 +45,21 @@ function timeOf(plan: PlanMetadata): { modified: number; created: number } {
   return t;
 }
 
+/**
+ * The order the list is in: "Best match" (the default) orders by find's rank while a query is typed, and
+ * without one the list is the newest first, as it always was.
+ */
+export function shownSort(sort: SortKey, dir: SortDir, query: string): { sort: SortKey; dir: SortDir } {
+  return sort === 'best' && query.trim() === '' ? { sort: 'modified', dir: 'desc' } : { sort, dir };
+}
+
 export function comparePlans(sort: SortKey, dir: SortDir): (a: PlanMetadata, b: PlanMetadata) => number {
   const sign = dir === 'asc' ? 1 : -1;
   const primary = (a: PlanMetadata, b: PlanMetadata): number => {
     switch (sort) {
+      case 'best':
+        // Rank is applied after (selectPlans); before it, the tie-break's order: the newest first.
+        return 0;
       case 'title':
         return compareStrings(a.title || a.filename, b.title || b.filename);
       case 'project':
@@ -81,6 +93,8 @@ export function selectPlans(args: {
   projects: readonly string[];
   sort: SortKey;
   dir: SortDir;
+  /** Find's results for the query (rank and snippets by file name), or null while none are known. */
+  found?: ReadonlyMap<string, Found> | null;
 }): PlanSelection {
   const { plans, haystacks, contentHits } = args;
   const q = foldCase(args.query.trim());
@@ -104,9 +118,11 @@ export function selectPlans(args: {
     if (byContent) contentCount += 1;
     rows.push({ plan, byMeta, byContent });
   }
-  const compare = comparePlans(args.sort, args.dir);
+  const { sort, dir } = shownSort(args.sort, args.dir, q);
+  const compare = comparePlans(sort, dir);
   rows.sort((a, b) => compare(a.plan, b.plan));
-  return { rows, inScope, metaHits, contentHits: contentCount };
+  const shown = sort === 'best' ? orderByRank(rows, (r) => r.plan.filename, args.found ?? null) : rows;
+  return { rows: shown, inScope, metaHits, contentHits: contentCount };
 }
 
 /** Number of plans per project ('' for none), sorted by name with "no project" last. */

@@ -1,8 +1,9 @@
 // The scrolling document area shared by the plan and memory readers: rendered markdown, outline,
 // search match navigation (n / N), and a plain-text fallback for very large files.
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useCommand } from '../ui/commands';
 import { renderMarkdown, type RenderEnv } from './markdown';
+import type { Landing } from './landing';
 import { Markdown } from './Markdown';
 import { Outline } from './Outline';
 import { sanitizeHtml } from './sanitize';
@@ -23,34 +24,42 @@ interface Props {
   before?: ReactNode;
   after?: ReactNode;
   className?: string;
+  /** Opened at this line of `markdown` (from a search snippet): the reader starts at the match there. */
+  landing?: Landing | null;
 }
 
-export function DocumentView({ docKey, markdown, options, query, dark, onNavigate, onLocalLink, before, after, className }: Props) {
+export function DocumentView({ docKey, markdown, options, query, dark, onNavigate, onLocalLink, before, after, className, landing = null }: Props) {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const [matchCount, setMatchCount] = useState(0);
-  const [active, setActive] = useState(0);
+  // A new document or a new query starts at the first match (or at the landing's): the current match
+  // belongs to the document and query it was chosen in.
+  const viewKey = `${docKey}\u0000${query}`;
+  const [current, setCurrent] = useState({ key: viewKey, index: 0 });
+  const active = current.key === viewKey ? current.index : 0;
+  const setActive = useCallback((update: (a: number) => number) => {
+    setCurrent((c) => ({ key: viewKey, index: update(c.key === viewKey ? c.index : 0) }));
+  }, [viewKey]);
   const tooLarge = markdown.length > RENDER_LIMIT;
 
   const rendered = useMemo(() => {
     if (tooLarge) return null;
-    const result = renderMarkdown(markdown, options);
+    const result = renderMarkdown(markdown, { ...options, sourceLines: true });
     return { ...result, html: sanitizeHtml(result.html) };
   }, [markdown, options, tooLarge]);
-
-  // A new document or a new query starts at the first match.
-  useEffect(() => setActive(0), [docKey, query]);
 
   const onMatchCount = useCallback((n: number) => {
     setMatchCount(n);
     setActive((a) => (a < n ? a : 0));
-  }, []);
+  }, [setActive]);
+  const onLand = useCallback((match: number) => setActive(() => match), [setActive]);
+  const landingHere = useMemo(() => (landing ? { at: landing, source: markdown } : null), [landing, markdown]);
 
   const step = useCallback(
     (delta: number) => {
       if (matchCount === 0) return;
       setActive((a) => (a + delta + matchCount) % matchCount);
     },
-    [matchCount],
+    [matchCount, setActive],
   );
   useCommand('nextMatch', () => step(1));
   useCommand('prevMatch', () => step(-1));
@@ -82,6 +91,8 @@ export function DocumentView({ docKey, markdown, options, query, dark, onNavigat
                 activeMatch={active}
                 scrollKey={`${docKey}\u0000${q}`}
                 onMatchCount={onMatchCount}
+                landing={landingHere}
+                onLand={onLand}
                 onNavigate={onNavigate}
                 onLocalLink={onLocalLink}
                 dark={dark}

@@ -7,6 +7,7 @@ import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
 import { codeToCopy, decorateCodeBlocks } from './codeBlocks';
 import { clearHighlights, highlightMatches } from './highlightDom';
+import { landingTarget, type Landing } from './landing';
 import { MermaidDiagram } from './MermaidDiagram';
 
 interface Props {
@@ -17,6 +18,9 @@ interface Props {
   /** Changes when the view should jump to the current match (new document or new query). */
   scrollKey: string;
   onMatchCount(count: number): void;
+  /** Opened at a line (from a search snippet): its mark becomes the current one, once per landing. */
+  landing?: { at: Landing; source: string } | null;
+  onLand?(match: number): void;
   onNavigate(nav: string): void;
   onLocalLink(title: string): void;
   dark: boolean;
@@ -33,7 +37,14 @@ function scrollParent(el: HTMLElement | null): HTMLElement | null {
   return el?.closest('.reader-scroll') ?? null;
 }
 
-export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, onNavigate, onLocalLink, dark, className }: Props) {
+function flash(el: HTMLElement): void {
+  el.scrollIntoView({ block: 'center' });
+  el.classList.remove('flash');
+  void el.offsetWidth;
+  el.classList.add('flash');
+}
+
+export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, landing, onLand, onNavigate, onLocalLink, dark, className }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [diagrams, setDiagrams] = useState<DiagramHost[]>([]);
   const marks = useRef<HTMLElement[]>([]);
@@ -70,6 +81,26 @@ export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, on
     marks.current = highlightMatches(el, query);
     countCb.current(marks.current.length);
   }, [html, query]);
+
+  const landed = useRef<string | null>(null);
+  const landCb = useRef(onLand);
+  landCb.current = onLand;
+  const shownMatch = useRef(activeMatch);
+  shownMatch.current = activeMatch;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !landing || landed.current === landing.at.key) return;
+    landed.current = landing.at.key;
+    const target = landingTarget(el, marks.current, landing.at, landing.source, query);
+    if (target === null) return;
+    if ('mark' in target) {
+      landCb.current?.(target.mark);
+      return;
+    }
+    // No mark on the line: show the line's block instead of jumping to a match elsewhere.
+    lastScrolled.current = `${scrollKey}\u0000${shownMatch.current}`;
+    flash(target.block);
+  }, [landing, html, query, scrollKey]);
 
   useEffect(() => {
     const list = marks.current;

@@ -116,6 +116,20 @@ describe('renderMarkdown', () => {
   });
 });
 
+describe('source lines', () => {
+  it('marks each block with the source line it starts on, only when asked', () => {
+    const src = '# T\n\npara one\nline two\n\n- a\n- b\n\n```ts\nconst a = 1;\n```\n\n> quote\n\n| a |\n|---|\n| 1 |\n';
+    const { html } = renderMarkdown(src, { sourceLines: true });
+    expect(html).toContain('<h1 id="h-t" data-line="1">');
+    expect(html).toContain('<p data-line="3">para one\nline two</p>');
+    expect(html).toContain('<li data-line="7">b</li>');
+    expect(html).toContain('<code data-line="9" class="language-ts">');
+    expect(html).toContain('<blockquote data-line="13">');
+    expect(html).toContain('<tr data-line="17">');
+    expect(renderMarkdown(src).html).not.toContain('data-line');
+  });
+});
+
 describe('helpers', () => {
   it('allows only http, https, mailto and relative URLs', () => {
     for (const ok of ['https://a', 'http://a', 'mailto:a@b', 'a.md', './x', '#y', '/abs']) expect(isSafeUrl(ok)).toBe(true);

@@ -36,6 +36,8 @@ export interface RenderEnv {
   resolveHref?: (href: string) => ResolvedLink | null;
   resolveWiki?: (target: string) => ResolvedLink;
   cut?: CutMarker | null;
+  /** Blocks say on which source line they start (`data-line`): the reader lands on a line by it. */
+  sourceLines?: boolean;
   headings: Heading[];
   mermaidCount: number;
 }
@@ -164,6 +166,20 @@ function cutMarker(state: StateCore): void {
   state.tokens = out;
 }
 
+/** Block tags whose opening token carries its first source line (1-based), as `data-line`. */
+const LEAF_LINE_TYPES = new Set(['fence', 'code_block', 'hr']);
+
+/**
+ * Every rendered block says on which line of the source it starts: a reader opened from a search snippet
+ * ("line 12") finds the block holding that line (landing.ts).
+ */
+function sourceLines(state: StateCore): void {
+  if (!(state.env as unknown as RenderEnv).sourceLines) return;
+  for (const t of state.tokens) {
+    if (t.map && t.block && (t.nesting === 1 || LEAF_LINE_TYPES.has(t.type))) t.attrSet('data-line', String(t.map[0] + 1));
+  }
+}
+
 function createRenderer(): MarkdownItInstance {
   const md = new MarkdownIt({
     html: false,
@@ -180,6 +196,7 @@ function createRenderer(): MarkdownItInstance {
   md.inline.ruler.before('link', 'wikilink', wikilinkRule);
   md.core.ruler.push('heading_ids', headingIds);
   md.core.ruler.push('memory_cut', cutMarker);
+  md.core.ruler.push('source_lines', sourceLines);
 
   const r = md.renderer.rules;
   const defaultFence = r.fence!;

@@ -15,6 +15,7 @@ describe('url state', () => {
       projects: ['webapp', '', 'a,b'],
       sort: 'size',
       dir: 'asc',
+      memorySort: 'name',
       source: '-tmp-x-webapp',
       entry: '-tmp-x-webapp/user role.md',
       types: ['user', 'none'],
@@ -43,9 +44,21 @@ describe('url state', () => {
     expect(serializeUrlState({ ...DEFAULT_STATE, sort: 'modified', dir: 'asc' })).toBe('?sort=modified&dir=asc');
   });
 
+  it('defaults to "Best match" (left out of links), which has one direction; a column or the usual memory order is kept', () => {
+    expect(parseUrlState('')).toMatchObject({ sort: 'best', dir: 'desc', memorySort: 'best' });
+    expect(parseUrlState('?sort=best&dir=asc')).toMatchObject({ sort: 'best', dir: 'desc' });
+    expect(serializeUrlState({ ...DEFAULT_STATE, q: 'x', sort: 'best', dir: 'desc' })).toBe('?q=x');
+    // Picking the date while searching is a choice of its own: it stays in the link.
+    expect(serializeUrlState({ ...DEFAULT_STATE, sort: 'modified', dir: 'desc' })).toBe('?sort=modified');
+    expect(parseUrlState('?sort=modified')).toMatchObject({ sort: 'modified', dir: 'desc' });
+    expect(serializeUrlState({ ...DEFAULT_STATE, view: 'memory', memorySort: 'name' })).toBe('?view=memory&msort=name');
+    expect(parseUrlState('?msort=name').memorySort).toBe('name');
+    expect(parseUrlState('?msort=random').memorySort).toBe('best');
+  });
+
   it('ignores unknown or hostile values', () => {
     const s = parseUrlState('?view=admin&sort=evil&dir=up&type=secret&type=user&tab=x&full=yes');
-    expect(s).toMatchObject({ view: 'plans', sort: 'modified', dir: 'desc', types: ['user'], tab: 'entry', full: false });
+    expect(s).toMatchObject({ view: 'plans', sort: 'best', dir: 'desc', types: ['user'], tab: 'entry', full: false });
   });
 
   it('keeps the archive view and the history tab\'s choices, and ignores unknown ones', () => {

@@ -2,7 +2,10 @@
 // the same screen. Defaults are left out to keep links short. Pure: parse and serialize only.
 
 export type View = 'plans' | 'memory' | 'archive';
-export type SortKey = 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
+/** 'best': find's order while the box holds a query, newest first without one (planQuery.shownSort). */
+export type SortKey = 'best' | 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
+/** The memory list while searching: find's order, or the usual one (index first, then by name). */
+export type MemorySort = 'best' | 'name';
 export type SortDir = 'asc' | 'desc';
 export type MemoryTab = 'entry' | 'graph' | 'health';
 /** The plan reader's tabs; null: the view's own default (the document for a listed plan, the story for an archived one). */
@@ -17,8 +20,10 @@ export interface UrlState {
   q: string;
   /** Project filter of the plans list; '' stands for plans without a project. */
   projects: string[];
+  /** Plans list order; the default, 'best', is the newest first until a query is typed. */
   sort: SortKey;
   dir: SortDir;
+  memorySort: MemorySort;
   /** Memory: selected source id and entry id. */
   source: string | null;
   entry: string | null;
@@ -39,10 +44,11 @@ export interface UrlState {
   raw: boolean;
 }
 
-export const SORT_KEYS: readonly SortKey[] = ['title', 'project', 'modified', 'created', 'size', 'lines'];
+export const SORT_KEYS: readonly SortKey[] = ['best', 'title', 'project', 'modified', 'created', 'size', 'lines'];
 export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference', 'none'] as const;
 
 export function defaultDir(sort: SortKey): SortDir {
+  // Best match falls to 'desc': the best first, its only direction.
   return sort === 'title' || sort === 'project' ? 'asc' : 'desc';
 }
 
@@ -51,8 +57,9 @@ export const DEFAULT_STATE: UrlState = {
   plan: null,
   q: '',
   projects: [],
-  sort: 'modified',
+  sort: 'best',
   dir: 'desc',
+  memorySort: 'best',
   source: null,
   entry: null,
   types: [],
@@ -78,7 +85,7 @@ export function parseUrlState(search: string): UrlState {
   const sortParam = p.get('sort');
   const sort: SortKey = SORT_KEYS.includes(sortParam as SortKey) ? (sortParam as SortKey) : DEFAULT_STATE.sort;
   const dirParam = p.get('dir');
-  const dir: SortDir = dirParam === 'asc' || dirParam === 'desc' ? dirParam : defaultDir(sort);
+  const dir: SortDir = sort !== 'best' && (dirParam === 'asc' || dirParam === 'desc') ? dirParam : defaultDir(sort);
   const types = unique(p.getAll('type').filter((t) => (MEMORY_TYPES as readonly string[]).includes(t)));
   return {
     view,
@@ -87,6 +94,7 @@ export function parseUrlState(search: string): UrlState {
     projects: unique(p.getAll('project')),
     sort,
     dir,
+    memorySort: p.get('msort') === 'name' ? 'name' : 'best',
     source: p.get('source') || null,
     entry: p.get('entry') || null,
     types,
@@ -112,6 +120,7 @@ export function serializeUrlState(state: UrlState): string {
     p.set('sort', state.sort);
     if (state.dir !== defaultDir(state.sort)) p.set('dir', state.dir);
   }
+  if (state.memorySort !== DEFAULT_STATE.memorySort) p.set('msort', state.memorySort);
   if (state.source) p.set('source', state.source);
   if (state.entry) p.set('entry', state.entry);
   for (const type of unique(state.types)) p.append('type', type);
