@@ -88,6 +88,7 @@ export class Viewer {
     this.history = new HistoryKeeper({
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
+      restoreSaved: () => persisted.restoreHistory((data) => this.history.index.restore(data)),
     });
     persisted.connect(
       {
@@ -145,7 +146,6 @@ export class Viewer {
     const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers);
     const saved = persisted.restorePlans();
     viewer.plans.restore(saved.facts, saved.list);
-    persisted.restoreHistory((data) => viewer.history.index.restore(data));
     options.trace?.('caches loaded');
     return viewer;
   }

@@ -255,10 +255,13 @@ export class Finder {
     const archived = this.o.history.stories.archive();
     for (const plan of archived) {
       const key = docKey('plan', plan.filename);
-      const stamp = `${ARCHIVED}${plan.title}\0${plan.lastVersionAt}\0${plan.project}`;
+      const stamp = `${ARCHIVED}${plan.lastVersionAt}\0${plan.project}`;
       if (this.o.plans.pathOf(plan.filename) !== null || this.stamps.get(key) === stamp) continue;
+      // One plan's story per slice; once built it also gives the archive the plan's title.
+      const body = this.archivedTexts(plan.filename).join('\n');
+      const title = this.o.history.stories.archivedTitle(plan.filepath, plan.filename);
       this.index.put({
-        kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body: this.archivedTexts(plan.filename).join('\n'), project: plan.project,
+        kind: 'plan', id: plan.filename, title, name: plan.filename, description: '', body, project: plan.project,
         modified: plan.lastVersionAt ?? plan.deletedAt ?? new Date(0).toISOString(), type: null,
       });
       this.stamps.set(key, stamp);

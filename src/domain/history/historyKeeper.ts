@@ -23,6 +23,8 @@ export interface HistoryKeeperOptions {
   sessions: SessionIndex;
   /** Something worth saving changed (see persisted.ts). */
   changed: () => void;
+  /** Restores what the last run saved of the index (persisted.ts), at start(). */
+  restoreSaved?: () => void;
 }
 
 export class HistoryKeeper {
@@ -40,9 +42,15 @@ export class HistoryKeeper {
     this.index.onChange(() => o.changed());
   }
 
-  /** The first pass over every log and plan, in the background (once); resolves when it is done. */
+  /**
+   * The first pass over every log and plan, in the background (once); resolves when it is done. What the
+   * last run saved is restored first, here rather than with the other caches: the first answers do not
+   * need it, and on a heavy home it is megabytes of JSON.
+   */
   start(): Promise<void> {
     this.started ??= (async () => {
+      await new TimeSlicer().pause();
+      if (!this.stopped) this.o.restoreSaved?.();
       await this.index.refresh();
       await this.observeAll();
     })();

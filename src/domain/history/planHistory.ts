@@ -35,7 +35,8 @@ export interface PlanHistoryOptions {
 
 export class PlanHistory {
   private readonly stories = new Map<string, { key: string; story: PlanStory }>();
-  private readonly titles = new Map<string, { key: string; title: string }>();
+  /** Archived plans' titles from their stories' last versions, by path (see archivedTitle()). */
+  private readonly titles = new Map<string, string>();
 
   constructor(private readonly o: PlanHistoryOptions) {}
 
@@ -55,6 +56,9 @@ export class PlanHistory {
     const slugSessions = candidateSlugs(filename).flatMap((slug) => this.o.sessions.sessionsForSlug(slug));
     const earlierPaths = [...this.goneRenames()].filter(([, to]) => to === planPath).map(([from]) => from);
     const story = planStory(planPath, { history: this.o.history, observed: this.o.observed, disk, slugSessions, earlierPaths });
+    const last = story.versions.at(-1);
+    const lastText = last === undefined ? undefined : story.contents.get(last.id);
+    if (onDisk === undefined && lastText !== undefined) this.titles.set(planPath, titleOfText(lastText, filename));
     this.stories.delete(planPath);
     this.stories.set(planPath, { key, story });
     if (this.stories.size > STORIES_KEPT) this.stories.delete(this.stories.keys().next().value!);
@@ -176,24 +180,20 @@ export class PlanHistory {
 
   /**
    * An archived plan's title by the spec's rule, from its last version: the last content the viewer saw,
-   * else the story the transcripts tell (kept until either changes).
+   * else the last version of its story once one was built (the search index builds them in the background;
+   * building them here would read every archived plan's writes in one turn), else its file name.
    */
-  private archivedTitle(filepath: string, filename: string): string {
+  archivedTitle(filepath: string, filename: string): string {
     const lastSeen = this.o.observed.of(filepath)?.versions.at(-1);
-    const key = `${this.o.history.version}\0${lastSeen?.sha ?? '-'}`;
-    const kept = this.titles.get(filepath);
-    if (kept?.key === key) return kept.title;
-    let text = lastSeen === undefined ? null : this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
-    if (text === null) {
-      const story = this.storyAt(filepath, filename);
-      const last = story.versions.at(-1);
-      text = last === undefined ? null : story.contents.get(last.id) ?? null;
-    }
-    const heading = text === null ? null : firstHeading(text);
-    const title = heading?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
-    this.titles.set(filepath, { key, title });
-    return title;
+    const seen = lastSeen === undefined ? null : this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
+    if (seen !== null) return titleOfText(seen, filename);
+    return this.titles.get(filepath) ?? filename.replace(/\.md$/i, '');
   }
+}
+
+/** A plan's title by the spec's rule: its first heading without "Plan:", else its file name without .md. */
+function titleOfText(text: string, filename: string): string {
+  return firstHeading(text)?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
 }
 
 function readDisk(planPath: string, modified: string): { text: string; mtimeMs: number } | null {
