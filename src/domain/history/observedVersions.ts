@@ -45,11 +45,15 @@ export class ObservedVersions {
     return this.dir !== null && this.limitBytes > 0;
   }
 
+  /** Bumped on every change of what is kept: what is derived from it (the archive) keys on it. */
+  version = 0;
+
   /** Records this content of the plan at `filepath` when it differs from the last one seen. */
   observe(filepath: string, bytes: Buffer, mtimeMs: number): boolean {
     if (!this.keeping) return false;
     const sha = contentHash(bytes);
     const plan = this.plans.get(filepath) ?? { versions: [], goneAt: null };
+    if (plan.goneAt !== null) this.version++;
     plan.goneAt = null;
     if (plan.versions.at(-1)?.sha === sha) {
       this.plans.set(filepath, plan);
@@ -66,6 +70,7 @@ export class ObservedVersions {
     }
     plan.versions.push({ sha, size: bytes.length, at: new Date(mtimeMs).toISOString() });
     this.plans.set(filepath, plan);
+    this.version++;
     this.prune();
     this.dirty = true;
     return true;
@@ -76,6 +81,7 @@ export class ObservedVersions {
     const plan = this.plans.get(filepath);
     if (plan === undefined || plan.goneAt !== null) return;
     plan.goneAt = at.toISOString();
+    this.version++;
     this.dirty = true;
   }
 

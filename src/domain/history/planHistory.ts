@@ -35,6 +35,8 @@ export interface PlanHistoryOptions {
 
 export class PlanHistory {
   private readonly stories = new Map<string, { key: string; story: PlanStory }>();
+  private entriesKept: { key: string; entries: Map<string, Omit<ArchivedPlan, 'title'>> } | null = null;
+  private renamesKept: { key: string; renames: Map<string, string> } | null = null;
   /** Archived plans' titles from their stories' last versions, by path (see archivedTitle()). */
   private readonly titles = new Map<string, string>();
 
@@ -99,8 +101,23 @@ export class PlanHistory {
       .sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.filename < b.filename ? -1 : 1));
   }
 
-  /** The archive without titles (a title may need the plan's story), by file name. */
+  /** The archive without titles (a title may need the plan's story), by file name; kept until a source moves. */
   private archivedEntries(): Map<string, Omit<ArchivedPlan, 'title'>> {
+    const key = this.sourcesKey();
+    if (this.entriesKept?.key !== key) this.entriesKept = { key, entries: this.findArchived() };
+    return this.entriesKept.entries;
+  }
+
+  /**
+   * What the archive and the renames are derived from, as one key: each source bumps its version on a
+   * change. The session index has none; the logs it reads are the history index's too, whose version moves
+   * with each line they gain.
+   */
+  private sourcesKey(): string {
+    return `${this.o.history.version}\0${this.o.plans.version}\0${this.o.observed.version}`;
+  }
+
+  private findArchived(): Map<string, Omit<ArchivedPlan, 'title'>> {
     const folders = new Set(this.o.plans.folderList);
     const listed = new Set(this.o.plans.list().map((p) => p.filepath));
     const candidates = new Map<string, { at: string | null; sessionId: string | null; deletedAt: string | null }>();
@@ -172,6 +189,12 @@ export class PlanHistory {
 
   /** Renames (historyIndex.ts) whose old path is gone from disk and whose new one is listed. */
   private goneRenames(): Map<string, string> {
+    const key = this.sourcesKey();
+    if (this.renamesKept?.key !== key) this.renamesKept = { key, renames: this.findGoneRenames() };
+    return this.renamesKept.renames;
+  }
+
+  private findGoneRenames(): Map<string, string> {
     const listed = new Set(this.o.plans.list().map((p) => p.filepath));
     const renames = new Map<string, string>();
     for (const [from, to] of this.o.history.renames()) if (!listed.has(from) && listed.has(to)) renames.set(from, to);
