@@ -42,10 +42,10 @@ export class PersistedState {
   private readonly logger: Logger | undefined;
 
   /** The transcripts' plan facts the last run saved, for `restore` to take (false: none usable). */
-  restoreHistory(restore: (data: unknown) => boolean): boolean {
+  async restoreHistory(restore: (data: unknown) => Promise<boolean>): Promise<boolean> {
     const data = this.history?.read() ?? MISSING;
     if (data === MISSING) return false;
-    if (data !== CORRUPT && restore(data)) return true;
+    if (data !== CORRUPT && (await restore(data))) return true;
     this.logger?.warn(`ignoring the history cache ${this.history!.file}: not a valid cache; rebuilding it`);
     return false;
   }

@@ -6,7 +6,7 @@ import { readHistoryLog, type HistoryLog } from './historyLog.js';
 import { emptySessionFacts, type ExitCall, type FileWrite, type ModeChange, type SessionFacts } from './transcriptFacts.js';
 
 const FORMAT = 'plan-memory-viewer/history';
-const VERSION = 1;
+const VERSION = 2;
 
 /** A write with the log that holds it (its content is read from there). */
 export interface LoggedWrite extends FileWrite {
@@ -154,17 +154,40 @@ export class HistoryIndex {
     return [...ids];
   }
 
+  /**
+   * What restore() takes back: each log's facts as a JSON text of its own, so that a restore parses them one
+   * at a time, in slices (a heavy home's index is megabytes of JSON).
+   */
   toJSON(): unknown {
-    return { format: FORMAT, version: VERSION, logs: [...this.logs] };
+    return { format: FORMAT, version: VERSION, logs: [...this.logs].map((entry) => JSON.stringify(entry)) };
   }
 
-  /** Restores what toJSON() wrote; false (and nothing restored) when it is not that. */
-  restore(data: unknown): boolean {
+  /**
+   * Restores what toJSON() wrote, in time slices; false (and nothing restored) when it is not that. It
+   * queues with the reads (a log's update waits until the restore it would overwrite is done).
+   */
+  async restore(data: unknown): Promise<boolean> {
+    let restored = false;
+    await this.serially(async () => {
+      restored = await this.restoreNow(data);
+    });
+    return restored;
+  }
+
+  private async restoreNow(data: unknown): Promise<boolean> {
     if (typeof data !== 'object' || data === null) return false;
     const doc = data as { format?: unknown; version?: unknown; logs?: unknown };
     if (doc.format !== FORMAT || doc.version !== VERSION || !Array.isArray(doc.logs)) return false;
+    const slicer = new TimeSlicer();
     const logs = new Map<string, HistoryLog>();
-    for (const entry of doc.logs as unknown[]) {
+    for (const text of doc.logs as unknown[]) {
+      await slicer.maybeYield();
+      let entry: unknown;
+      try {
+        entry = typeof text === 'string' ? JSON.parse(text) : null;
+      } catch {
+        return false;
+      }
       if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isHistoryLog(entry[1])) return false;
       logs.set(entry[0], entry[1]);
     }

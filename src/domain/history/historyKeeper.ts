@@ -24,7 +24,7 @@ export interface HistoryKeeperOptions {
   /** Something worth saving changed (see persisted.ts). */
   changed: () => void;
   /** Restores what the last run saved of the index (persisted.ts), at start(). */
-  restoreSaved?: () => void;
+  restoreSaved?: () => Promise<unknown>;
 }
 
 export class HistoryKeeper {
@@ -50,7 +50,7 @@ export class HistoryKeeper {
   start(): Promise<void> {
     this.started ??= (async () => {
       await new TimeSlicer().pause();
-      if (!this.stopped) this.o.restoreSaved?.();
+      if (!this.stopped) await this.o.restoreSaved?.();
       await this.index.refresh();
       await this.observeAll();
     })();

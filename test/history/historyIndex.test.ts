@@ -1,0 +1,61 @@
+// The history index saved and restored (as persisted.ts does between runs): the restored index answers as
+// the one that read the logs, and anything not written by toJSON() of this version is refused whole.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HistoryIndex } from '../../src/domain/history/historyIndex.js';
+import { TempHome, uuid } from '../helpers/home.js';
+import { edit, meta, prompt, write } from './transcript.js';
+
+let home: TempHome;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  home = await TempHome.create();
+  for (let i = 1; i <= 3; i++) {
+    const sessionId = uuid(i);
+    const plan = path.join(home.claude, 'plans', `plan-${i}.md`);
+    const ctx = (minute: number) => ({ cwd: '/work/app', sessionId, slug: `plan-${i}`, at: `2026-10-0${i}T10:0${minute}:00.000Z` });
+    const log = path.join(home.claude, 'projects', '-work-app', `${sessionId}.jsonl`);
+    await mkdir(path.dirname(log), { recursive: true });
+    await writeFile(log, [prompt(ctx(0), `Plan number ${i}`), write(ctx(1), plan, `# Plan ${i}\n\nStep one.\n`), edit(ctx(2), plan, 'one', 'two'), meta.customTitle(sessionId, `Session ${i}`)].join('\n') + '\n');
+    logs.push(log);
+  }
+});
+
+afterAll(async () => {
+  await home.cleanup();
+});
+
+describe('HistoryIndex save and restore', () => {
+  it('answers after a restore as it did after reading the logs', async () => {
+    const read = new HistoryIndex(() => logs);
+    await read.refresh();
+    const saved = JSON.parse(JSON.stringify(read.toJSON())) as unknown;
+    const restored = new HistoryIndex(() => logs);
+    expect(await restored.restore(saved)).toBe(true);
+    expect(restored.version).toBeGreaterThan(0);
+    expect([...restored.writtenFiles()]).toEqual([...read.writtenFiles()]);
+    expect([...restored.allSessions()]).toEqual([...read.allSessions()]);
+    expect(restored.writesTo(path.join(home.claude, 'plans', 'plan-2.md')).map((w) => w.tool)).toEqual(['Write', 'Edit']);
+    expect(restored.session(uuid(3))?.facts.customTitle).toBe('Session 3');
+  });
+
+  it('refuses another version, a torn entry or another shape, and keeps what it had', async () => {
+    const read = new HistoryIndex(() => logs);
+    await read.refresh();
+    const good = read.toJSON() as { format: string; version: number; logs: string[] };
+    const target = new HistoryIndex(() => logs);
+    for (const bad of [
+      { ...good, version: good.version + 1 },
+      { ...good, logs: [...good.logs.slice(1), good.logs[0]!.slice(0, 20)] },
+      { ...good, logs: [JSON.stringify(['/x.jsonl', { size: 'big' }])] },
+      { ...good, logs: good.logs.map((text) => JSON.parse(text) as unknown) },
+      null,
+    ]) {
+      expect(await target.restore(bad)).toBe(false);
+      expect(target.version).toBe(0);
+      expect(target.writtenFiles().size).toBe(0);
+    }
+  });
+});
