@@ -89,6 +89,7 @@ export class Viewer {
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
       restoreSaved: () => persisted.restoreHistory((data) => this.history.index.restore(data)),
+      after: () => this.plans.searchPrepared(),
     });
     persisted.connect(
       {
@@ -112,7 +113,9 @@ export class Viewer {
       sessionKnown: (id) => this.sessions.cwdForSession(id) !== null,
       changed: () => this.memoryChanged(),
     });
-    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger });
+    // The spec's plan search is exact without its filters but reads every plan: they are built before the
+    // plan history and the find index, which take far longer on a heavy home.
+    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger, after: () => this.plans.searchPrepared() });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
       this.finder.changed('plans');

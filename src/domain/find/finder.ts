@@ -42,6 +42,8 @@ export interface FinderSources {
   memory: MemoryStore;
   history: HistoryKeeper;
   logger: Logger;
+  /** Work that goes first: the first build waits for it. */
+  after?: () => Promise<void>;
 }
 
 type Part = 'plans' | 'memory' | 'sessions' | 'archive';
@@ -191,6 +193,7 @@ export class Finder {
   }
 
   private async drain(): Promise<void> {
+    if (this.firstPass) await this.o.after?.();
     const slicer = new TimeSlicer();
     while (this.dirty.size > 0 && !this.stopped) {
       const part = PARTS.find((p) => this.dirty.has(p))!;

@@ -25,6 +25,8 @@ export interface HistoryKeeperOptions {
   changed: () => void;
   /** Restores what the last run saved of the index (persisted.ts), at start(). */
   restoreSaved?: () => Promise<unknown>;
+  /** Work that goes first: start() waits for it before it reads anything. */
+  after?: () => Promise<void>;
 }
 
 export class HistoryKeeper {
@@ -50,6 +52,7 @@ export class HistoryKeeper {
   start(): Promise<void> {
     this.started ??= (async () => {
       await new TimeSlicer().pause();
+      await this.o.after?.();
       if (!this.stopped) await this.o.restoreSaved?.();
       await this.index.refresh();
       await this.observeAll();

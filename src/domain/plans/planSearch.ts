@@ -2,8 +2,9 @@
 // Each record's folded text and trigram filter are prepared in the background, in time slices, so that a
 // rare word rules out nearly every plan without reading its text; a search before that is exact, only slower.
 import { foldCase } from '../fold.js';
-import { largeFileContains } from '../largeFiles.js';
-import { buildTrigramBloom, mayContain, queryTrigrams } from '../search/trigramBloom.js';
+import { openRegularFile } from '../files.js';
+import { largeFileContains, textPieces } from '../largeFiles.js';
+import { buildTrigramBloom, buildTrigramBloomInPieces, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
 import { foldedText, isLargePlan, planLinks, type PlanFileRecord } from './planFile.js';
 
@@ -14,20 +15,19 @@ export async function searchPlans(records: readonly PlanFileRecord[], q: string)
   const trigrams = queryTrigrams(needle);
   const hits: string[] = [];
   for (const record of records) {
+    if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
     // A large plan keeps no text (see largeFiles.ts): it is read again, a chunk at a time.
     if (isLargePlan(record)) {
       if (await largeFileContains(record.filepath, planLinks, needle)) hits.push(record.filename);
       continue;
     }
-    if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
     if (foldedText(record).includes(needle)) hits.push(record.filename);
   }
   return hits;
 }
 
-/** Large plans get no filter: their text is read by each search instead of kept. */
 function needsFilter(record: PlanFileRecord): boolean {
-  return record.bloom === null && !isLargePlan(record);
+  return record.bloom === null;
 }
 
 /**
@@ -78,12 +78,48 @@ export class SearchPreparation {
       this.scheduled = false;
       if (this.stopped) return;
       const deadline = performance.now() + SLICE_MS;
+      let large: PlanFileRecord | null = null;
       for (const record of this.records()) {
         if (!needsFilter(record)) continue;
+        // A large plan's filter is built from its file read a chunk at a time (it keeps no text), after
+        // the others.
+        if (isLargePlan(record)) {
+          large ??= record;
+          continue;
+        }
         record.bloom = buildTrigramBloom(foldedText(record));
         if (performance.now() > deadline) return this.schedule();
       }
+      if (large !== null) return void this.filterLarge(large).finally(() => this.schedule());
       for (const resolve of this.waiters.splice(0)) resolve();
     });
   }
+
+  private async filterLarge(record: PlanFileRecord): Promise<void> {
+    this.scheduled = true; // one large plan at a time; schedule() goes on when it is done
+    try {
+      const opened = await openRegularFile(record.filepath, planLinks);
+      if (opened === null) {
+        record.bloom = EVERYTHING;
+        return;
+      }
+      try {
+        const pieces = foldedPieces(textPieces(opened.handle, opened.stats.size));
+        record.bloom = await buildTrigramBloomInPieces(pieces, opened.stats.size);
+      } finally {
+        await opened.handle.close().catch(() => undefined);
+      }
+    } catch {
+      record.bloom = EVERYTHING; // unreadable now: every search reads it, as before
+    } finally {
+      this.scheduled = false;
+    }
+  }
+}
+
+/** A filter that says "maybe" to everything: the plan is read by every search. */
+const EVERYTHING = { bits: new Uint32Array(8).fill(0xffffffff), mask: 255 };
+
+async function* foldedPieces(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const piece of pieces) yield foldCase(piece);
 }

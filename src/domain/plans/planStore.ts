@@ -68,6 +68,11 @@ export class PlanStore {
     this.preparation.start();
   }
 
+  /** Resolves once the search filters of every plan are built (after startSearchPrep()). */
+  searchPrepared(): Promise<void> {
+    return this.preparation.whenReady();
+  }
+
   get folderList(): readonly string[] {
     return this.folders;
   }

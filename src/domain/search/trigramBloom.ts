@@ -41,15 +41,42 @@ function hasProbes(bits: Uint32Array, mask: number, h: number): boolean {
   return true;
 }
 
-/** Builds the filter of a folded text; sized from its length (an upper bound of its distinct trigrams). */
-export function buildTrigramBloom(folded: string): TrigramBloom {
-  const trigrams = Math.max(0, folded.length - 2);
+/** An empty filter sized for `chars` characters of text (an upper bound of its distinct trigrams). */
+function emptyBloom(chars: number): TrigramBloom {
+  const trigrams = Math.max(0, chars - 2);
   let size = MIN_BITS;
   while (size < trigrams * BITS_PER_TRIGRAM && size < MAX_BITS) size <<= 1;
-  const bits = new Uint32Array(size >>> 5);
-  const mask = size - 1;
-  for (let i = 0; i < trigrams; i++) setProbes(bits, mask, trigramHash(folded, i));
-  return { bits, mask };
+  return { bits: new Uint32Array(size >>> 5), mask: size - 1 };
+}
+
+function addTrigrams(bloom: TrigramBloom, folded: string): void {
+  for (let i = 0; i + 2 < folded.length; i++) setProbes(bloom.bits, bloom.mask, trigramHash(folded, i));
+}
+
+/**
+ * Builds the filter of a folded text; sized from its length (an upper bound of its distinct trigrams), or
+ * from `sizedFor` characters.
+ */
+export function buildTrigramBloom(folded: string, sizedFor = folded.length): TrigramBloom {
+  const bloom = emptyBloom(sizedFor);
+  addTrigrams(bloom, folded);
+  return bloom;
+}
+
+/**
+ * The filter of a text that arrives folded in pieces (a large file read a chunk at a time), sized for
+ * `maxChars` (its byte size bounds its length); trigrams across the pieces' joins are in it too. Equal to
+ * buildTrigramBloom() of the whole text sized the same (test/search/trigramBloom.property.test.ts).
+ */
+export async function buildTrigramBloomInPieces(pieces: AsyncIterable<string>, maxChars: number): Promise<TrigramBloom> {
+  const bloom = emptyBloom(maxChars);
+  let tail = '';
+  for await (const piece of pieces) {
+    const text = tail + piece;
+    addTrigrams(bloom, text);
+    tail = text.slice(Math.max(0, text.length - 2));
+  }
+  return bloom;
 }
 
 /** The trigram hashes a folded query needs; empty for queries under three characters (no filtering). */
