@@ -104,8 +104,10 @@ export class SearchPreparation {
         return;
       }
       try {
-        const pieces = foldedPieces(textPieces(opened.handle, opened.stats.size));
-        record.bloom = await buildTrigramBloomInPieces(pieces, opened.stats.size);
+        const pieces = foldedPieces(textPieces(opened.handle, opened.stats.size), () => this.stopped);
+        const bloom = await buildTrigramBloomInPieces(pieces, opened.stats.size);
+        // Stopped half-way, the filter lacks the rest of the text: it must not rule anything out.
+        if (!this.stopped) record.bloom = bloom;
       } finally {
         await opened.handle.close().catch(() => undefined);
       }
@@ -120,6 +122,9 @@ export class SearchPreparation {
 /** A filter that says "maybe" to everything: the plan is read by every search. */
 const EVERYTHING = { bits: new Uint32Array(8).fill(0xffffffff), mask: 255 };
 
-async function* foldedPieces(pieces: AsyncIterable<string>): AsyncGenerator<string> {
-  for await (const piece of pieces) yield foldCase(piece);
+async function* foldedPieces(pieces: AsyncIterable<string>, stopped: () => boolean): AsyncGenerator<string> {
+  for await (const piece of pieces) {
+    if (stopped()) return;
+    yield foldCase(piece);
+  }
 }
