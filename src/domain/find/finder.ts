@@ -2,6 +2,7 @@
 // entries, archived plans, sessions) and the answer to a query, snippets included. The index is derived
 // data that is not persisted: it is built in the background after start, in time slices, while queries are
 // answered from what it holds so far, and each change the watchers report is taken in as it comes.
+import type { FileHandle } from 'node:fs/promises';
 import { lastPathSegment, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../history/transcriptFacts.js';
@@ -57,6 +58,8 @@ const READ_BYTES = BODY_CHARS * 4;
  */
 const SNIPPET_READ_BYTES = SCAN_CHARS;
 const ARCHIVED = 'archive\0';
+/** Archived plans (newest first) whose versions' text is indexed. */
+const ARCHIVED_WITH_TEXT = 200;
 
 interface SessionSource {
   facts: SessionFacts;
@@ -242,9 +245,11 @@ export class Finder {
     for (const plan of this.o.plans.list()) {
       current.set(docKey('plan', plan.filename), {
         stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
-        doc: () => {
-          const body = this.o.plans.headSync(plan.filename, READ_BYTES);
-          return Promise.resolve(body === null ? null : { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null });
+        doc: async () => {
+          const opened = await this.o.plans.open(plan.filename);
+          if (opened === null) return null;
+          const body = await readHead(opened.handle, READ_BYTES);
+          return { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null };
         },
       });
     }
@@ -256,12 +261,15 @@ export class Finder {
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
     const archived = this.o.history.stories.archive();
-    for (const plan of archived) {
+    for (const [rank, plan] of archived.entries()) {
       const key = docKey('plan', plan.filename);
-      const stamp = `${ARCHIVED}${plan.lastVersionAt}\0${plan.project}`;
+      // The newest archived plans are found by their text; older ones by title and name (a home where
+      // plans come and go by the thousand would otherwise rebuild a story per plan at each change).
+      const withText = rank < ARCHIVED_WITH_TEXT;
+      const stamp = `${ARCHIVED}${plan.lastVersionAt}\0${plan.project}\0${withText}`;
       if (this.o.plans.pathOf(plan.filename) !== null || this.stamps.get(key) === stamp) continue;
       // One plan's story per slice; once built it also gives the archive the plan's title.
-      const body = this.archivedTexts(plan.filename).join('\n');
+      const body = withText ? this.archivedTexts(plan.filename).join('\n') : '';
       const title = this.o.history.stories.archivedTitle(plan.filepath, plan.filename);
       this.index.put({
         kind: 'plan', id: plan.filename, title, name: plan.filename, description: '', body, project: plan.project,
@@ -303,8 +311,9 @@ export class Finder {
         // The listing's modified may come from frontmatter: the file's own stat tells an edit.
         stamp: `${entry.modified}\0${entry.size}\0${entry.name}\0${fileStamp(entry.filepath)}`,
         doc: async () => {
-          const body = await this.o.memory.head(entry.id, READ_BYTES);
-          if (body === null) return null;
+          const opened = await this.o.memory.open(entry.id);
+          if (opened === null) return null;
+          const body = await readHead(opened.handle, READ_BYTES);
           return {
             kind: 'memory', id: entry.id, title: entry.name, name: entry.filename, description: entry.description ?? '', body,
             project: projects.get(entry.sourceId) ?? null, modified: entry.modified, type: entry.type,
@@ -346,6 +355,19 @@ function clip(text: string | null): string | null {
   if (text === null) return null;
   const line = text.split('\n', 1)[0]!;
   return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+
+/** The first `max` bytes of an open file as text; closes it. */
+async function readHead(handle: FileHandle, max: number): Promise<string> {
+  try {
+    const buffer = Buffer.alloc(Math.min(max, (await handle.stat()).size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 function fileStamp(filepath: string): string {

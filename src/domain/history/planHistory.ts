@@ -16,6 +16,7 @@ import type { SessionFacts } from './transcriptFacts.js';
 import type { ArchivedPlan, SessionCard } from '../types.js';
 
 const STORIES_KEPT = 16;
+const SEEN_TITLES_KEPT = 10_000;
 /** Claude Code deletes plans in the shared plans folder after this many days, unless cleanupPeriodDays says otherwise. */
 export const DEFAULT_CLEANUP_DAYS = 30;
 
@@ -39,6 +40,8 @@ export class PlanHistory {
   private renamesKept: { key: string; renames: Map<string, string> } | null = null;
   /** Archived plans' titles from their stories' last versions, by path (see archivedTitle()). */
   private readonly titles = new Map<string, string>();
+  /** Titles of observed contents, by their hash. */
+  private readonly seenTitles = new Map<string, string>();
 
   constructor(private readonly o: PlanHistoryOptions) {}
 
@@ -208,8 +211,19 @@ export class PlanHistory {
    */
   archivedTitle(filepath: string, filename: string): string {
     const lastSeen = this.o.observed.of(filepath)?.versions.at(-1);
-    const seen = lastSeen === undefined ? null : this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
-    if (seen !== null) return titleOfText(seen, filename);
+    if (lastSeen !== undefined) {
+      // Kept by content: the archive is listed at every change, and reading each plan's content each time
+      // is a file read per archived plan.
+      const kept = this.seenTitles.get(lastSeen.sha);
+      if (kept !== undefined) return kept;
+      const seen = this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
+      if (seen !== null) {
+        const title = titleOfText(seen, filename);
+        if (this.seenTitles.size >= SEEN_TITLES_KEPT) this.seenTitles.clear();
+        this.seenTitles.set(lastSeen.sha, title);
+        return title;
+      }
+    }
     return this.titles.get(filepath) ?? filename.replace(/\.md$/i, '');
   }
 }
