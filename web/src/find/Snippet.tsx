@@ -24,3 +24,30 @@ export function SnippetParts({ snippet }: { snippet: FindSnippetView }) {
     </>
   );
 }
+
+/**
+ * A list's snippets under one of its rows, each a button that opens the document at its line. Out of the
+ * tab order: the keyboard has the row (j / k) and, in the reader, n / N to each match.
+ */
+export function SnippetButtons({ snippets, className, onOpen }: { snippets: readonly FindSnippetView[]; className: string; onOpen(snippet: FindSnippetView): void }) {
+  return (
+    <div className={`${className}s`}>
+      {snippets.map((snippet) => (
+        <button
+          key={snippet.line}
+          type="button"
+          tabIndex={-1}
+          className={`find-snippet ${className}`}
+          title={`Open at line ${snippet.line}`}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={(e) => {
+            e.stopPropagation();
+            onOpen(snippet);
+          }}
+        >
+          <SnippetParts snippet={snippet} />
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
 import type { MemoryEntry, MemoryHealthSource } from '../api/types';
 import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
-import { SnippetParts } from '../find/Snippet';
+import { SnippetButtons } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
 import { formatCount } from '../ui/format';
 import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
@@ -102,22 +102,7 @@ export function SourceList({ model, health, query, found, onSelectSource, onSele
                           </span>
                         </button>
                         {model.searching && (found?.get(entry.id)?.snippets.length ?? 0) > 0 && (
-                          <div className="entry-snippets">
-                            {found!.get(entry.id)!.snippets.map((snippet) => (
-                              // Out of the tab order: the keyboard has the entry (j / k) and, in the reader, n / N to each match.
-                              <button
-                                key={snippet.line}
-                                type="button"
-                                tabIndex={-1}
-                                className="find-snippet entry-snippet"
-                                title={`Open at line ${snippet.line}`}
-                                onMouseDown={(e) => e.preventDefault()}
-                                onClick={() => onOpenSnippet(entry, snippet)}
-                              >
-                                <SnippetParts snippet={snippet} />
-                              </button>
-                            ))}
-                          </div>
+                          <SnippetButtons snippets={found!.get(entry.id)!.snippets} className="entry-snippet" onOpen={(snippet) => onOpenSnippet(entry, snippet)} />
                         )}
                       </li>
                     ))}

@@ -6,7 +6,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSP
 import type { SortDir, SortKey } from '../state/url';
 import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
-import { SnippetParts } from '../find/Snippet';
+import { SnippetButtons } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
 import { exactTime, formatBytes, formatCount, shortRelativeTime } from '../ui/format';
 import type { PlanRow } from './planQuery';
@@ -230,25 +230,7 @@ export function PlanList(props: Props) {
                     )}
                   </div>
                   {snippets.length > 0 && (
-                    <div className="row-snippets">
-                      {snippets.map((snippet) => (
-                        // Out of the tab order: the keyboard has the row (j / k) and, in the reader, n / N to each match.
-                        <button
-                          key={snippet.line}
-                          type="button"
-                          tabIndex={-1}
-                          className="find-snippet row-snippet"
-                          title={`Open at line ${snippet.line}`}
-                          onMouseDown={(e) => e.preventDefault()}
-                          onClick={(e) => {
-                            e.stopPropagation();
-                            onOpenSnippet(p.filename, snippet);
-                          }}
-                        >
-                          <SnippetParts snippet={snippet} />
-                        </button>
-                      ))}
-                    </div>
+                    <SnippetButtons snippets={snippets} className="row-snippet" onOpen={(snippet) => onOpenSnippet(p.filename, snippet)} />
                   )}
                 </div>
                 <div role="gridcell" className="col-project" title={p.project ?? 'No project'}>
