@@ -201,8 +201,7 @@ describe('the main thread\'s share of a start-up scan', () => {
 
 describe('a start-up scan of many logs', () => {
   /** More logs than a worker reads before posting a part, in several folders. */
-  async function writeManyLogs(): Promise<number> {
-    const perFolder = PART_FILES;
+  async function writeManyLogs(perFolder = PART_FILES): Promise<number> {
     for (let f = 0; f < 3; f++) {
       for (let k = 0; k < perFolder; k++) {
         const sid = `${String(f).padStart(8, '0')}-0000-4000-8000-${String(k).padStart(12, '0')}`;
@@ -261,7 +260,9 @@ describe('a start-up scan of many logs', () => {
   });
 
   it('indexes the same when the worker dies after posting a part (this thread then reads everything)', async () => {
-    await writeManyLogs();
+    // Many parts' worth of logs: the worker is still reading when the termination its first part asked
+    // for takes effect (with one part's worth it could finish first, and then nothing failed).
+    await writeManyLogs(PART_FILES * 8);
     const dying = (): Worker => {
       const worker = spawnScanWorker();
       worker.on('message', (message: object) => void (('part' in message) && worker.terminate()));
