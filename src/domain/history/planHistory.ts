@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
-import { lastPathSegment } from '../files.js';
-import { firstHeading } from '../markdown/text.js';
+import { lastPathSegment, readRegularFileSync } from '../files.js';
+import { planTitle, titleFrom } from '../markdown/text.js';
+import { planLinks } from '../plans/planFile.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { candidateSlugs } from '../sessions/indexHelpers.js';
 import type { SessionIndex } from '../sessions/sessionIndex.js';
@@ -63,7 +64,7 @@ export class PlanHistory {
     const story = planStory(planPath, { history: this.o.history, observed: this.o.observed, disk, slugSessions, earlierPaths });
     const last = story.versions.at(-1);
     const lastText = last === undefined ? undefined : story.contents.get(last.id);
-    if (onDisk === undefined && lastText !== undefined) this.titles.set(planPath, titleOfText(lastText, filename));
+    if (onDisk === undefined && lastText !== undefined) this.titles.set(planPath, planTitle(lastText, filename));
     this.stories.delete(planPath);
     this.stories.set(planPath, { key, story });
     if (this.stories.size > STORIES_KEPT) this.stories.delete(this.stories.keys().next().value!);
@@ -218,27 +219,20 @@ export class PlanHistory {
       if (kept !== undefined) return kept;
       const seen = this.o.observed.content(lastSeen.sha)?.toString('utf8') ?? null;
       if (seen !== null) {
-        const title = titleOfText(seen, filename);
+        const title = planTitle(seen, filename);
         if (this.seenTitles.size >= SEEN_TITLES_KEPT) this.seenTitles.clear();
         this.seenTitles.set(lastSeen.sha, title);
         return title;
       }
     }
-    return this.titles.get(filepath) ?? filename.replace(/\.md$/i, '');
+    return this.titles.get(filepath) ?? titleFrom(null, filename);
   }
 }
 
-/** A plan's title by the spec's rule: its first heading without "Plan:", else its file name without .md. */
-function titleOfText(text: string, filename: string): string {
-  return firstHeading(text)?.replace(/^plan:\s*/i, '').trim() || filename.replace(/\.md$/i, '');
-}
-
+/** A listed plan's file as its story's disk version, read by the plans folder's link rule. */
 function readDisk(planPath: string, modified: string): { text: string; mtimeMs: number } | null {
-  try {
-    return { text: readFileSync(planPath, 'utf8'), mtimeMs: Date.parse(modified) };
-  } catch {
-    return null;
-  }
+  const file = readRegularFileSync(planPath, planLinks);
+  return file === null ? null : { text: file.bytes.toString('utf8'), mtimeMs: Date.parse(modified) };
 }
 
 /** A session's title as Claude Code shows it: the latest /rename, else its AI title, else its summary. */
