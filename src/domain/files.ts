@@ -100,8 +100,14 @@ export function readRegularFileSync(file: string, links?: LinkResolver): { bytes
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
 }
 
+/** A file's first bytes as text, and whether they are the whole file. */
+export interface Head {
+  text: string;
+  whole: boolean;
+}
+
 /** The first `maxBytes` of a regular file as text, read as readRegularFileSync() reads (null: see there). */
-export function readHeadSync(file: string, maxBytes: number, links?: LinkResolver): string | null {
+export function readHeadSync(file: string, maxBytes: number, links?: LinkResolver): Head | null {
   return withRegularFileSync(file, (fd, stats) => {
     const bytes = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
     let filled = 0;
@@ -110,7 +116,7 @@ export function readHeadSync(file: string, maxBytes: number, links?: LinkResolve
       if (n === 0) break;
       filled += n;
     }
-    return bytes.toString('utf8', 0, filled);
+    return { text: bytes.toString('utf8', 0, filled), whole: stats.size <= maxBytes };
   }, links);
 }
 

@@ -1,22 +1,27 @@
 // cutSnippets counts words only on the lines that can win (see snippets.ts); the definition is every line
-// cut into words. Both must pick the same lines with the same ranges, for any text and any matched terms.
+// cut into words. Both must pick the same lines with the same ranges, for any text and any matched terms;
+// and a text's start that settles its snippets (settledSnippets) must give the whole text's.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutSnippets, MAX_SNIPPETS } from '../../src/domain/find/snippets.js';
+import { cutSnippets, MAX_SNIPPETS, settledSnippets, type MatchedGroups } from '../../src/domain/find/snippets.js';
 import { foldTerm, words } from '../../src/domain/find/terms.js';
 
-/** The definition: every line's words folded and counted, best lines first, earlier first among equals. */
-function reference(text: string, matched: ReadonlySet<string>, firstLine = 1): { line: number; ranges: [number, number][] }[] {
+/**
+ * The definition: every line's words folded, the query words they hold counted (a word is held when one of
+ * its group's terms is there), best lines first, earlier first among equals.
+ */
+function reference(text: string, groups: MatchedGroups, firstLine = 1): { line: number; ranges: [number, number][] }[] {
   const candidates: { line: number; ranges: [number, number][]; distinct: number }[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const ranges: [number, number][] = [];
-    const seen = new Set<string>();
+    const seen = new Set<number>();
     for (const word of words(line)) {
       const term = foldTerm(word.word);
-      if (!matched.has(term)) continue;
+      const held = groups.flatMap((group, i) => (group.includes(term) ? [i] : []));
+      if (held.length === 0) continue;
       ranges.push([word.start, word.end]);
-      seen.add(term);
+      for (const i of held) seen.add(i);
     }
     if (ranges.length > 0) candidates.push({ line: i + firstLine, ranges, distinct: seen.size });
   });
@@ -34,7 +39,9 @@ const text = fc.array(fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...SEPARATORS) },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
 ), { maxLength: 120 }).map((parts) => parts.join(''));
-const matched = fc.uniqueArray(fc.constantFrom(...VOCABULARY.map(foldTerm), 'tes', 'caf'), { minLength: 1, maxLength: 4 }).map((t) => new Set(t));
+const TERMS = [...new Set([...VOCABULARY.map(foldTerm), 'tes', 'caf'])];
+// One to three query words, each with the terms it matched (a term may match two words, as a prefix can).
+const matched = fc.array(fc.uniqueArray(fc.constantFrom(...TERMS), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
 
 describe('cutSnippets', () => {
   it('picks the lines and ranges the word-by-word definition picks', () => {
@@ -50,8 +57,27 @@ describe('cutSnippets', () => {
   it('lets an earlier line in when later ones were over-counted (a term inside a longer word)', () => {
     // Lines 3-5 hold "caf" only inside "cafeteria": their bound is 2, their count 1, like lines 1 and 2.
     const t = 'test\ntest\ncafeteria test\ncafeteria test\ncafeteria test';
-    const m = new Set(['test', 'caf']);
+    const m = [['test'], ['caf']];
     expect(cutSnippets(t, m).map((s) => s.line)).toEqual(reference(t, m).map((s) => s.line));
     expect(cutSnippets(t, m).map((s) => s.line)).toEqual([1, 2, 3]);
+  });
+
+  it('counts query words, not matched terms: a word matched twice counts once', () => {
+    // "test" and "testing" are one query word's matches; line 3 holds both query words.
+    const m = [['test', 'testing'], ['cafe']];
+    expect(cutSnippets('test testing\ntesting\ncafe test\ntest', m).map((s) => s.line)).toEqual([1, 2, 3]);
+    expect(cutSnippets('a\ntest testing\ncafe test\ntest\ncafe', m, 1)[0]!.line).toBe(2);
+  });
+
+  it('settles from a text\'s start only what the whole text gives', () => {
+    fc.assert(fc.property(text, matched, fc.nat(), (t, m, cut) => {
+      const settled = settledSnippets(t.slice(0, cut % (t.length + 1)), m);
+      if (settled !== null) expect(settled).toEqual(cutSnippets(t, m));
+    }), { numRuns: 3000 });
+    // Three lines with every query word settle it; fewer do not.
+    expect(settledSnippets('test cafe\ncafe test\ntest cafe\n', [['test'], ['cafe']])?.map((s) => s.line)).toEqual([1, 2, 3]);
+    expect(settledSnippets('test cafe\ncafe test\ntest\n', [['test'], ['cafe']])).toBeNull();
+    // The line the start cuts is not looked at.
+    expect(settledSnippets('test cafe\ncafe test\ntest cafe', [['test'], ['cafe']])).toBeNull();
   });
 });

@@ -41,6 +41,11 @@ export const BODY_CHARS = 256 * 1024;
 /** A swapped-letters match counts as much as a fuzzy one (MiniSearch's default fuzzy weight). */
 const TYPO_WEIGHT = 0.45;
 
+/** What is indexed of a document's body: its first BODY_CHARS characters. */
+export function bodyOf(doc: FindDoc): string {
+  return doc.body.length > BODY_CHARS ? doc.body.slice(0, BODY_CHARS) : doc.body;
+}
+
 export function docKey(kind: FindKind, id: string): string {
   return `${kind}:${id}`;
 }
@@ -50,7 +55,8 @@ export class FindIndex {
     idField: 'key',
     fields: FIELDS,
     storeFields: [],
-    tokenize: terms,
+    // The body arrives as its terms (put() folds it, or its caller did, a piece at a time).
+    tokenize: (text, field) => (field === 'body' ? text.split(' ').filter((t) => t !== '') : terms(text)),
     processTerm: (term) => term,
     searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
   });
@@ -72,10 +78,13 @@ export class FindIndex {
     return this.entries.keys();
   }
 
-  /** Adds or replaces a document. */
-  put(doc: FindDoc): void {
+  /**
+   * Adds or replaces a document. `bodyTerms`, when given, are terms(bodyOf(doc)), which a caller may fold
+   * in pieces beforehand: for a long body they are most of the work.
+   */
+  put(doc: FindDoc, bodyTerms?: readonly string[]): void {
     const key = docKey(doc.kind, doc.id);
-    const body = doc.body.length > BODY_CHARS ? doc.body.slice(0, BODY_CHARS) : doc.body;
+    const body = (bodyTerms ?? terms(bodyOf(doc))).join(' ');
     if (this.entries.has(key)) this.search.discard(key);
     this.search.add({ ...doc, body, project: doc.project ?? '', key });
     this.entries.set(key, { key, kind: doc.kind, id: doc.id, title: doc.title, project: doc.project, modified: doc.modified, type: doc.type });
@@ -114,8 +123,13 @@ function compareDesc(a: string, b: string): number {
   return a === b ? 0 : a < b ? 1 : -1;
 }
 
+/** Whether a word of this length may match with one typo. */
+function typoTolerant(t: FindTerm): boolean {
+  return !t.exact && [...t.term].length >= 5;
+}
+
 function termQuery(t: FindTerm): Query {
-  const typos = !t.exact && [...t.term].length >= 5;
+  const typos = typoTolerant(t);
   const own: Query = { queries: [t.term], prefix: t.prefix, fuzzy: typos ? 1 : false };
   if (!typos) return own;
   // MiniSearch counts edit distance as Levenshtein, where two swapped letters are two edits; they are one
@@ -124,6 +138,45 @@ function termQuery(t: FindTerm): Query {
   if (swaps.length === 0) return own;
   const boost = Object.fromEntries(Object.entries(BOOST).map(([field, b]) => [field, b * TYPO_WEIGHT]));
   return { combineWith: 'OR', queries: [own, { queries: swaps, prefix: t.prefix, fuzzy: false, boost }] };
+}
+
+/**
+ * A hit's matched terms grouped by the query word each matches (as termQuery() matches: the word itself, a
+ * longer word when it is a prefix, one typo): snippets rank lines by how many query words they hold. A term
+ * matches every word it can; one that matches none (never, if the rules agree) joins the first group.
+ */
+export function matchedGroups(matched: readonly string[], queryTerms: readonly FindTerm[]): string[][] {
+  const groups: string[][] = queryTerms.map(() => []);
+  if (groups.length === 0) return [];
+  for (const term of matched) {
+    let placed = false;
+    for (const [i, t] of queryTerms.entries()) {
+      if (!matchesTerm(t, term)) continue;
+      groups[i]!.push(term);
+      placed = true;
+    }
+    if (!placed) groups[0]!.push(term);
+  }
+  return groups;
+}
+
+function matchesTerm(t: FindTerm, term: string): boolean {
+  if (term === t.term || (t.prefix && term.startsWith(t.term))) return true;
+  if (!typoTolerant(t)) return false;
+  if (withinOneEdit(t.term, term)) return true;
+  return swapped(t.term).some((s) => term === s || (t.prefix && term.startsWith(s)));
+}
+
+/** Levenshtein distance at most 1 (by code point, as MiniSearch counts). */
+function withinOneEdit(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const rest = (from: string[], at: number, to: string[], at2: number): boolean => from.slice(at).join('') === to.slice(at2).join('');
+  if (x.length === y.length) return rest(x, i + 1, y, i + 1);
+  return x.length > y.length ? rest(x, i + 1, y, i) : rest(x, i, y, i + 1);
 }
 
 function swapped(term: string): string[] {

@@ -10,10 +10,11 @@ import type { MemoryStore } from '../memory/memoryStore.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
-import { BODY_CHARS, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
+import { BODY_CHARS, bodyOf, docKey, FindIndex, matchedGroups, type FindDoc, type RankedHit } from './findIndex.js';
+import { termsInPieces } from './terms.js';
 import { lineInLogs } from './logLines.js';
 import { parseFindQuery, type FindKind } from './query.js';
-import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, type Snippet } from './snippets.js';
+import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Snippet } from './snippets.js';
 
 export { FindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -57,9 +58,29 @@ const READ_BYTES = BODY_CHARS * 4;
  * results reads its files at every query, and a multi-MB plan matches most words.
  */
 const SNIPPET_READ_BYTES = SCAN_CHARS;
+/** Characters of a long body folded into terms per piece (see put()). */
+const TERMS_PIECE_CHARS = 32 * 1024;
+/** Bytes of a file read first for its snippets (see snippets()); most files' snippets are settled by them. */
+const SNIPPET_FIRST_BYTES = 16 * 1024;
 const ARCHIVED = 'archive\0';
+/** How an archived plan's stamp ends when its versions' text is indexed. */
+const WITH_TEXT = '\0text';
 /** Archived plans (newest first) whose versions' text is indexed. */
 const ARCHIVED_WITH_TEXT = 200;
+/**
+ * Archived plans' texts kept for snippets (building a story reads its transcripts again), up to this many
+ * characters in all: a page of results from the archive is cut from memory, not from the logs.
+ */
+const ARCHIVED_TEXTS_KEPT_CHARS = 4 * 1024 * 1024;
+
+/** A text snippets are cut from: a file's start (`whole`: the file ends there), an archived version, a prompt. */
+interface TextPart {
+  text: string;
+  whole?: boolean;
+  /** A session's logs: the text is a prompt or title found in one of them. */
+  log?: string[];
+  archived?: boolean;
+}
 
 interface SessionSource {
   facts: SessionFacts;
@@ -71,6 +92,9 @@ export class Finder {
   /** What each document was built from (a stamp per key): unchanged documents are not read again. */
   private readonly stamps = new Map<string, string>();
   private readonly sessionSources = new Map<string, SessionSource>();
+  /** archivedTexts() by file name, least recently used first, with what they were built from. */
+  private readonly archivedKept = new Map<string, { key: string; texts: string[]; chars: number }>();
+  private archivedKeptChars = 0;
   private readonly dirty = new Set<Part>();
   private running: Promise<void> | null = null;
   private started = false;
@@ -133,7 +157,8 @@ export class Finder {
     const results: FindResult[] = [];
     for (const hit of hits.slice(offset, offset + limit)) {
       const { kind, id, title, project, modified } = hit.entry;
-      results.push({ kind, id, title, project, modified, score: hit.score, snippets: await this.snippets(hit) });
+      const snippets = await this.snippets(hit, matchedGroups(hit.matched, query.terms));
+      results.push({ kind, id, title, project, modified, score: hit.score, snippets });
     }
     return { total: hits.length, results };
   }
@@ -142,16 +167,18 @@ export class Finder {
    * The texts a hit's snippets are cut from: a file's content, an archived plan's versions (newest first),
    * or a session's title and prompts.
    */
-  private async textOf(hit: RankedHit): Promise<{ text: string; log?: string[]; archived?: boolean }[] | null> {
+  private async textOf(hit: RankedHit, bytes = SNIPPET_READ_BYTES): Promise<TextPart[] | null> {
     const { kind, id, title } = hit.entry;
     if (kind === 'plan') {
-      const text = this.o.plans.headSync(id, SNIPPET_READ_BYTES);
-      if (text !== null) return [{ text }];
-      return [...this.archivedTexts(id).map((text) => ({ text, archived: true })), { text: `${title}\n${id}` }];
+      const head = this.o.plans.headSync(id, bytes);
+      if (head !== null) return [head];
+      // An archived plan indexed by its title and name only (see syncArchive) was found by those.
+      const texts = this.stamps.get(docKey('plan', id))?.endsWith(WITH_TEXT) === true ? this.archivedTexts(id) : [];
+      return [...texts.map((text) => ({ text, archived: true })), { text: `${title}\n${id}` }];
     }
     if (kind === 'memory') {
-      const text = await this.o.memory.head(id, SNIPPET_READ_BYTES);
-      return text === null ? null : [{ text }];
+      const head = await this.o.memory.head(id, bytes);
+      return head === null ? null : [head];
     }
     const source = this.sessionSources.get(id);
     if (source === undefined) return null;
@@ -159,16 +186,23 @@ export class Finder {
     return [sessionTitle(f), f.firstPrompt, f.lastPrompt].filter((t): t is string => t !== null).map((text) => ({ text, log: source.logs }));
   }
 
-  private async snippets(hit: RankedHit): Promise<Snippet[]> {
-    const parts = await this.textOf(hit);
+  private async snippets(hit: RankedHit, groups: MatchedGroups): Promise<Snippet[]> {
+    let parts = await this.textOf(hit, SNIPPET_FIRST_BYTES);
     if (parts === null) return [];
-    const matched = new Set(hit.matched);
+    // A file's start usually settles its snippets: the rest of it is read only when it does not.
+    const head = parts[0];
+    if (parts.length === 1 && head?.whole === false) {
+      const settled = settledSnippets(head.text, groups);
+      if (settled !== null) return settled;
+      parts = await this.textOf(hit);
+      if (parts === null) return [];
+    }
     const out: Snippet[] = [];
     for (const part of parts) {
       if (out.length >= MAX_SNIPPETS) break;
       // A plan found only by its archived title or file name has no text to point into.
       if (hit.entry.kind === 'plan' && part.archived !== true && this.o.plans.pathOf(hit.entry.id) === null) break;
-      const found = cutSnippets(part.text, matched);
+      const found = cutSnippets(part.text, groups);
       if (part.archived === true) {
         // Lines are the newest version's that has a match: snippets never mix two versions' line numbers.
         if (found.length === 0) continue;
@@ -226,13 +260,20 @@ export class Finder {
         this.forget(key);
         continue;
       }
-      this.index.put(doc);
+      await this.put(doc, slicer);
       this.stamps.set(key, item.stamp);
       await slicer.maybeYield();
     }
     for (const [key, stamp] of [...this.stamps]) {
       if (owns(key, stamp) && !current.has(key)) this.forget(key);
     }
+  }
+
+  /** Puts a document; a long body is folded into its terms a piece at a time, between slices. */
+  private async put(doc: FindDoc, slicer: TimeSlicer): Promise<void> {
+    const body = bodyOf(doc);
+    const bodyTerms = body.length > TERMS_PIECE_CHARS ? await termsInPieces(body, TERMS_PIECE_CHARS, () => slicer.maybeYield()) : undefined;
+    this.index.put(doc, bodyTerms);
   }
 
   private forget(key: string): void {
@@ -266,15 +307,15 @@ export class Finder {
       // The newest archived plans are found by their text; older ones by title and name (a home where
       // plans come and go by the thousand would otherwise rebuild a story per plan at each change).
       const withText = rank < ARCHIVED_WITH_TEXT;
-      const stamp = `${ARCHIVED}${plan.lastVersionAt}\0${plan.project}\0${withText}`;
+      const stamp = `${ARCHIVED}${plan.lastVersionAt}\0${plan.project}${withText ? WITH_TEXT : ''}`;
       if (this.o.plans.pathOf(plan.filename) !== null || this.stamps.get(key) === stamp) continue;
       // One plan's story per slice; once built it also gives the archive the plan's title.
       const body = withText ? this.archivedTexts(plan.filename).join('\n') : '';
       const title = this.o.history.stories.archivedTitle(plan.filepath, plan.filename);
-      this.index.put({
+      await this.put({
         kind: 'plan', id: plan.filename, title, name: plan.filename, description: '', body, project: plan.project,
         modified: plan.lastVersionAt ?? plan.deletedAt ?? new Date(0).toISOString(), type: null,
-      });
+      }, slicer);
       this.stamps.set(key, stamp);
       await slicer.maybeYield();
     }
@@ -289,6 +330,34 @@ export class Finder {
    * the plan said when it left the disk, then what earlier versions said and later ones dropped.
    */
   private archivedTexts(filename: string): string[] {
+    // A story moves only with its sources: the transcripts, the plan catalogue and the observed contents.
+    const key = `${this.o.history.index.version}\0${this.o.plans.version}\0${this.o.history.observed.version}`;
+    const kept = this.archivedKept.get(filename);
+    if (kept !== undefined) {
+      this.archivedKept.delete(filename);
+      this.archivedKeptChars -= kept.chars;
+      if (kept.key === key) {
+        this.keepArchived(filename, kept);
+        return kept.texts;
+      }
+    }
+    const texts = this.buildArchivedTexts(filename);
+    this.keepArchived(filename, { key, texts, chars: texts.reduce((n, t) => n + t.length, 0) });
+    return texts;
+  }
+
+  private keepArchived(filename: string, entry: { key: string; texts: string[]; chars: number }): void {
+    if (entry.chars > ARCHIVED_TEXTS_KEPT_CHARS) return;
+    this.archivedKept.set(filename, entry);
+    this.archivedKeptChars += entry.chars;
+    for (const [oldest, e] of this.archivedKept) {
+      if (this.archivedKeptChars <= ARCHIVED_TEXTS_KEPT_CHARS) break;
+      this.archivedKept.delete(oldest);
+      this.archivedKeptChars -= e.chars;
+    }
+  }
+
+  private buildArchivedTexts(filename: string): string[] {
     const story = this.o.history.stories.story(filename);
     if (story === null) return [];
     const texts: string[] = [];

@@ -19,35 +19,60 @@ const BEFORE = 50;
 /** Only this much of a very large file is looked at for snippets (as much as the index holds of it). */
 export const SCAN_CHARS = 256 * 1024;
 
+/** A hit's matched terms (folded), one group per query word: what each word matched in the document. */
+export type MatchedGroups = readonly (readonly string[])[];
+
 /**
- * Up to MAX_SNIPPETS lines of `text` holding words in `matched` (folded terms): the lines with the most
- * different matched words first, earlier first among equals; returned in line order.
- *
- * Cutting a line into words is what costs, so it is done for few lines: each line's folded text gives an
- * upper bound of its count (a matched term is always a substring of it), and lines are then counted
- * exactly in the order of that bound, until no line left can enter the best ones. The definition this
- * must agree with, word by word on every line, is pinned by test/find/snippets.property.test.ts.
+ * Up to MAX_SNIPPETS lines of `text` holding matched words: the lines that hold the most query words (a
+ * word counts when one of its group's terms is there) first, earlier first among equals; returned in line
+ * order. The definition this must agree with, word by word on every line, is pinned by
+ * test/find/snippets.property.test.ts.
  */
-export function cutSnippets(text: string, matched: ReadonlySet<string>, firstLine = 1): Snippet[] {
-  if (matched.size === 0) return [];
+export function cutSnippets(text: string, groups: MatchedGroups, firstLine = 1): Snippet[] {
+  return scan(text, groups, firstLine, true) ?? [];
+}
+
+/**
+ * The snippets of a text whose start is `head` when that start settles them (MAX_SNIPPETS lines holding
+ * every query word: nothing after them can enter, since earlier lines win among equals), else null. Only
+ * the lines `head` ends (up to its last newline) are looked at.
+ */
+export function settledSnippets(head: string, groups: MatchedGroups, firstLine = 1): Snippet[] | null {
+  return scan(head, groups, firstLine, false);
+}
+
+/**
+ * Cutting a line into words is what costs, so it is done for few lines. A line's folded text gives an
+ * upper bound of its count (a matched term is always a substring of its line's folded text); lines that
+ * may hold every query word are counted at once, and once MAX_SNIPPETS of them do, the rest of the text is
+ * not looked at. Otherwise the other lines are counted in the order of their bound, until no line left can
+ * enter the best ones.
+ */
+function scan(text: string, groups: MatchedGroups, firstLine: number, whole: boolean): Snippet[] | null {
+  const words = groups.filter((g) => g.length > 0);
+  if (words.length === 0) return [];
   const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
-  const needles = [...matched];
-  const lines = scanned.split('\n');
-  const candidates: { index: number; bound: number }[] = [];
+  const ends = whole ? scanned.length : scanned.lastIndexOf('\n');
+  const candidates: { index: number; bound: number; raw: string }[] = [];
   const counted = new Map<number, Counted | null>();
   let complete = 0;
-  for (let i = 0; i < lines.length && complete < MAX_SNIPPETS; i++) {
-    const bound = countIncluded(foldLine(lines[i]!), needles);
+  for (let start = 0, index = 0; start <= ends && complete < MAX_SNIPPETS; index++) {
+    let end = scanned.indexOf('\n', start);
+    if (end === -1 || end > ends) end = ends;
+    const raw = scanned.slice(start, end);
+    start = end + 1;
+    const folded = foldLine(raw);
+    let bound = 0;
+    for (const group of words) if (group.some((term) => folded.includes(term))) bound++;
     if (bound === 0) continue;
-    candidates.push({ index: i, bound });
-    // A line that may hold every matched term is counted now: once the first few do, no later line can
-    // beat them, and the rest of the text is not looked at.
-    if (bound === matched.size) {
-      const c = count(lines[i]!, i + firstLine, matched);
-      counted.set(i, c);
-      if (c?.distinct === matched.size) complete++;
+    candidates.push({ index, bound, raw });
+    if (bound === words.length) {
+      const c = count(raw, index + firstLine, words);
+      counted.set(index, c);
+      if (c?.distinct === words.length) complete++;
     }
   }
+  if (!whole && complete < MAX_SNIPPETS) return null;
   candidates.sort((a, b) => b.bound - a.bound || a.index - b.index);
   const best: Counted[] = [];
   for (const candidate of candidates) {
@@ -56,7 +81,7 @@ export function cutSnippets(text: string, matched: ReadonlySet<string>, firstLin
       // Every line after this one counts at most `bound`, and comes later among equals: none can enter.
       if (candidate.bound < last.distinct || (candidate.bound === last.distinct && candidate.index + firstLine > last.line)) break;
     }
-    const c = counted.has(candidate.index) ? counted.get(candidate.index)! : count(lines[candidate.index]!, candidate.index + firstLine, matched);
+    const c = counted.has(candidate.index) ? counted.get(candidate.index)! : count(candidate.raw, candidate.index + firstLine, words);
     if (c === null) continue;
     best.push(c);
     best.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
@@ -69,33 +94,32 @@ interface Counted {
   line: number;
   raw: string;
   ranges: [number, number][];
+  /** How many query words the line holds. */
   distinct: number;
 }
 
 /** The matched words of one line, word by word (null: none). */
-function count(raw: string, lineNo: number, matched: ReadonlySet<string>): Counted | null {
+function count(raw: string, lineNo: number, groups: MatchedGroups): Counted | null {
   const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   const ranges: [number, number][] = [];
-  const seen = new Set<string>();
+  const held = new Set<number>();
   for (const word of words(line)) {
     const term = foldTerm(word.word);
-    if (!matched.has(term)) continue;
-    ranges.push([word.start, word.end]);
-    seen.add(term);
+    let matched = false;
+    for (const [i, group] of groups.entries()) {
+      if (!group.includes(term)) continue;
+      held.add(i);
+      matched = true;
+    }
+    if (matched) ranges.push([word.start, word.end]);
   }
-  return ranges.length === 0 ? null : { line: lineNo, raw: line, ranges, distinct: seen.size };
+  return ranges.length === 0 ? null : { line: lineNo, raw: line, ranges, distinct: held.size };
 }
 
 /** A line folded as its words are (foldTerm), so each of its terms is a substring of the result. */
 function foldLine(line: string): string {
   // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(line) ? line.toLowerCase() : foldTerm(line);
-}
-
-function countIncluded(haystack: string, needles: readonly string[]): number {
-  let n = 0;
-  for (const needle of needles) if (haystack.includes(needle)) n++;
-  return n;
 }
 
 function window(line: number, raw: string, ranges: [number, number][]): Snippet {

@@ -21,6 +21,22 @@ export function* words(text: string): Generator<{ word: string; start: number; e
   for (const match of text.matchAll(WORD)) yield { word: match[0], start: match.index, end: match.index + match[0].length };
 }
 
+/**
+ * terms() of a long text a piece at a time, with `between()` awaited between pieces: the pieces end at
+ * newlines, which no word crosses, so the result is terms(text)'s.
+ */
+export async function termsInPieces(text: string, pieceChars: number, between: () => Promise<void>): Promise<string[]> {
+  const out: string[] = [];
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf('\n', start + pieceChars);
+    const end = newline === -1 ? text.length : newline + 1;
+    for (const term of terms(text.slice(start, end))) out.push(term);
+    start = end;
+    if (start < text.length) await between();
+  }
+  return out;
+}
+
 /** The folded terms of `text`, in order (what the index stores). */
 export function terms(text: string): string[] {
   const out: string[] = [];

@@ -4,7 +4,7 @@
 // a reload that finds nothing changed hands out the previous listing object (routes key on its identity).
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { openRegularFile, readHeadSync } from '../files.js';
+import { openRegularFile, readHeadSync, type Head } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
 import { ParsedFileCache } from './parsedFile.js';
@@ -68,7 +68,7 @@ export class MemoryStore {
   }
 
   /** The first `maxBytes` of an entry's file as text, or null (see open()); its read is synchronous. */
-  async head(id: string, maxBytes: number): Promise<string | null> {
+  async head(id: string, maxBytes: number): Promise<Head | null> {
     const file = (await this.load()).fileOf(id);
     return file === null ? null : readHeadSync(file.filepath, maxBytes, file.links);
   }

@@ -4,7 +4,7 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { lstatOrNull, openRegularFile, readHeadSync, readOpenedText } from '../files.js';
+import { lstatOrNull, openRegularFile, readHeadSync, readOpenedText, type Head } from '../files.js';
 import { followLink } from '../linkPolicy.js';
 import type { Logger, PlanMetadata } from '../types.js';
 import { isPlanFileName, planFacts, planLinks, readPlanFile, recordFromFacts, type PlanFacts, type PlanFileRecord } from './planFile.js';
@@ -275,7 +275,7 @@ export class PlanStore {
   }
 
   /** The first `maxBytes` of a listed plan as text, or null (see open()); synchronous, for short reads. */
-  headSync(filename: string, maxBytes: number): string | null {
+  headSync(filename: string, maxBytes: number): Head | null {
     const record = this.listing.pick(filename);
     return record ? readHeadSync(record.filepath, maxBytes, planLinks) : null;
   }
