@@ -28,7 +28,8 @@ export function contentHash(bytes: Buffer | string): string {
 }
 
 export class ObservedVersions {
-  private plans = new Map<string, ObservedPlan>();
+  /** By plan path; read from the cache dir at first use (not at start-up, where nothing needs it yet). */
+  private loaded: Map<string, ObservedPlan> | null = null;
   private readonly objects: string;
   private readonly indexFile: string;
   private dirty = false;
@@ -37,7 +38,11 @@ export class ObservedVersions {
   constructor(private readonly dir: string | null, private readonly limitBytes = DEFAULT_HISTORY_LIMIT_BYTES) {
     this.objects = dir === null ? '' : path.join(dir, 'objects');
     this.indexFile = dir === null ? '' : path.join(dir, 'index.json');
-    if (dir !== null) this.load();
+  }
+
+  private get plans(): Map<string, ObservedPlan> {
+    this.loaded ??= this.dir === null ? new Map() : this.load();
+    return this.loaded;
   }
 
   /** Whether anything is kept at all (not for the demo home, nor without a cache dir). */
@@ -148,19 +153,21 @@ export class ObservedVersions {
     return false;
   }
 
-  private load(): void {
+  private load(): Map<string, ObservedPlan> {
+    const plans = new Map<string, ObservedPlan>();
     try {
       const doc = JSON.parse(readFileSync(this.indexFile, 'utf8')) as { format?: unknown; plans?: unknown };
-      if (doc.format !== FORMAT || !Array.isArray(doc.plans)) return;
+      if (doc.format !== FORMAT || !Array.isArray(doc.plans)) return plans;
       for (const entry of doc.plans as unknown[]) {
         if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
         const plan = entry[1] as ObservedPlan;
         if (!Array.isArray(plan?.versions)) continue;
         const versions = plan.versions.filter((v) => typeof v?.sha === 'string' && typeof v.size === 'number' && typeof v.at === 'string');
-        if (versions.length > 0) this.plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
+        if (versions.length > 0) plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
       }
     } catch {
       // No index yet, or not one of ours: start empty.
     }
+    return plans;
   }
 }
