@@ -7,7 +7,6 @@ import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
 import { useBoxFind } from './find/useBoxFind';
 import { useLanding } from './find/useLanding';
-import { ArchiveView } from './history/ArchiveView';
 import { useMemoryModel } from './memory/useMemoryModel';
 import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
 import { loadPlanReader, PlansView } from './plans/PlansView';
@@ -28,6 +27,9 @@ import { TopBar } from './ui/TopBar';
 // first screen is the plans list, and it should not wait for code it does not run.
 const loadMemoryView = () => import('./memory/MemoryView');
 const MemoryView = lazy(() => loadMemoryView().then((m) => ({ default: m.MemoryView })));
+// The archive view brings the history panel and its diff and markdown renderers: fetched when first shown.
+const loadArchiveView = () => import('./history/ArchiveView');
+const ArchiveView = lazy(() => loadArchiveView().then((m) => ({ default: m.ArchiveView })));
 
 const NO_PLANS: PlanMetadata[] = [];
 const FRESH_MS = 8000;
@@ -60,7 +62,7 @@ export function App() {
 
   // Once the plans are on screen, the code of the other views comes in the background.
   const firstScreenUp = plansR.status !== 'loading';
-  useEffect(() => (firstScreenUp ? prefetchViews([loadPlanReader, loadMemoryView]) : undefined), [firstScreenUp]);
+  useEffect(() => (firstScreenUp ? prefetchViews([loadPlanReader, loadMemoryView, loadArchiveView]) : undefined), [firstScreenUp]);
 
   // Plans
   const plans = plansR.data ?? NO_PLANS;
@@ -321,6 +323,7 @@ export function App() {
           planBump={planBump}
         />
       ) : url.view === 'archive' ? (
+        <LazyView what="archive view">
         <ArchiveView
           url={url}
           setUrl={setUrl}
@@ -329,6 +332,7 @@ export function App() {
           dark={theme.dark}
           onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', from: null, to: null }, 'push')}
         />
+        </LazyView>
       ) : (
         <LazyView what="memory view">
         <MemoryView
