@@ -4,7 +4,7 @@
 // few results a page shows.
 import MiniSearch, { type Query } from 'minisearch';
 import { foldCase } from '../fold.js';
-import type { FindKind, FindQuery, FindTerm } from './query.js';
+import { hasFilters, type FindKind, type FindQuery, type FindTerm } from './query.js';
 import { terms } from './terms.js';
 
 export interface FindDoc {
@@ -106,9 +106,11 @@ export class FindIndex {
       const entry = this.entries.get(key);
       return entry !== undefined && matchesFilters(entry, query);
     };
+    // Without filters every document passes (one unknown to `entries` is skipped below): no call per result.
+    const filter = hasFilters(query) ? (r: { id: unknown }) => accept(r.id as string) : undefined;
     const raw = query.terms.length === 0
-      ? this.search.search(MiniSearch.wildcard, { filter: (r) => accept(r.id as string) })
-      : this.search.search({ combineWith: 'AND', queries: query.terms.map(termQuery) }, { boost: BOOST, filter: (r) => accept(r.id as string) });
+      ? this.search.search(MiniSearch.wildcard, { filter })
+      : this.search.search({ combineWith: 'AND', queries: query.terms.map(termQuery) }, { boost: BOOST, filter });
     const hits: RankedHit[] = [];
     for (const result of raw) {
       const entry = this.entries.get(result.id as string);

@@ -13,7 +13,7 @@ import type { Logger } from '../types.js';
 import { BODY_CHARS, bodyOf, docKey, FindIndex, matchedGroups, type FindDoc, type RankedHit } from './findIndex.js';
 import { termsInPieces } from './terms.js';
 import { lineInLogs } from './logLines.js';
-import { parseFindQuery, type FindKind } from './query.js';
+import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Snippet } from './snippets.js';
 
 export { FindQueryError } from './query.js';
@@ -142,9 +142,7 @@ export class Finder {
     const query = parseFindQuery(q);
     const limit = page.limit ?? 20;
     const offset = page.offset ?? 0;
-    const filtered = query.filters.kinds.length + query.filters.projects.length + query.filters.types.length > 0 ||
-      query.filters.after !== null || query.filters.before !== null;
-    if (query.terms.length === 0 && !filtered) return { total: 0, results: [] };
+    if (query.terms.length === 0 && !hasFilters(query)) return { total: 0, results: [] };
     let hits = this.index.find(query);
     if (query.phrases.length > 0) {
       const kept: RankedHit[] = [];

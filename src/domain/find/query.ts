@@ -36,6 +36,12 @@ export interface FindQuery {
   filters: FindFilters;
 }
 
+/** Whether the query narrows by anything but its words (a query of filters alone lists what they keep). */
+export function hasFilters(query: FindQuery): boolean {
+  const f = query.filters;
+  return f.kinds.length + f.types.length + f.projects.length > 0 || f.after !== null || f.before !== null;
+}
+
 /** A query that cannot mean anything (an unknown in: or type:, a malformed date): the caller says why. */
 export class FindQueryError extends Error {}
 
