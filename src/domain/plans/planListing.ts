@@ -31,7 +31,12 @@ export function planListJson(records: readonly PlanFileRecord[], linker: PlanLin
     const project = projectOf(link?.cwd);
     const sessionId = link?.sessionId ?? null;
     links.push(record.filename, sessionId, project);
-    parts[i] = JSON.stringify({ ...listedFields(record), project, sessionId });
+    // The fields object is completed in place, not spread into another: spreading one built up key by key
+    // is the slow path of the list's first answer (decisions.md D35).
+    const entry: Record<string, unknown> = listedFields(record);
+    entry.project = project;
+    entry.sessionId = sessionId;
+    parts[i] = JSON.stringify(entry);
   }
   return `[${parts.join(',')}]`;
 }
