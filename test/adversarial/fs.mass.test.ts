@@ -128,25 +128,37 @@ describe('mass changes from another process', () => {
         listings++;
       }
     })();
+    // Claude Code's own pattern: write <name>.tmp.<pid>.<hex>, then rename over <name>. The saves go on until
+    // the listings above have run a few times beside them (a fixed count could end before the first listing on
+    // a fast machine); the writer prints its last version.
     const SAVES = 300;
-    // Claude Code's own pattern: write <name>.tmp.<pid>.<hex>, then rename over <name>.
-    await inOtherProcess(`
+    const stopFile = path.join(home.root, 'stop-saving');
+    const writer = inOtherProcess(`
       const targets = [...${JSON.stringify(names.map((n) => path.join(dir, n)))}, ${JSON.stringify(path.join(memDir, 'saved.md'))}];
-      for (let v = 1; v <= ${SAVES}; v++) {
+      let v = 0;
+      while (v < ${SAVES} || !fs.existsSync(${JSON.stringify(stopFile)})) {
+        v++;
         for (const file of targets) {
           const tmp = file + '.tmp.' + process.pid + '.' + v.toString(16).padStart(12, '0');
           fs.writeFileSync(tmp, file.endsWith('saved.md') ? '---\\nname: saved\\n---\\nv' + v + '\\n' : '# v' + v + '\\n');
           fs.renameSync(tmp, file);
         }
-      }`);
-    expect(await eventually(async () => (await s.json<{ plans: PlanMetadata[] }>('/api/plans')).plans.every((p) => p.title === `v${SAVES}`), 15_000)).toBe(true);
+      }
+      console.log(v);`);
+    // Counted from the first save seen, so the listings run while the saves do.
+    expect(await eventually(async () => (await s.json<{ plans: PlanMetadata[] }>('/api/plans')).plans.some((p) => p.title !== 'v0'), 30_000)).toBe(true);
+    const seen = listings;
+    expect(await eventually(async () => listings >= seen + 4, 30_000)).toBe(true);
+    await writeFile(stopFile, '');
+    const last = Number(await writer);
+    expect(last).toBeGreaterThanOrEqual(SAVES);
+    expect(await eventually(async () => (await s.json<{ plans: PlanMetadata[] }>('/api/plans')).plans.every((p) => p.title === `v${last}`), 15_000)).toBe(true);
     stop = true;
     await poll;
-    expect(listings).toBeGreaterThan(3);
     expect(missing).toEqual([]);
     expect(await planNames(s)).toEqual(names);
     const content = await request(s.port, { path: `/api/memory/content?id=${encodeURIComponent('-home-u-p/saved.md')}` });
-    expect(JSON.parse(content.body)).toEqual({ content: `---\nname: saved\n---\nv${SAVES}\n` });
+    expect(JSON.parse(content.body)).toEqual({ content: `---\nname: saved\n---\nv${last}\n` });
     expect((await readdir(dir)).sort()).toEqual(names);
   }, 60_000);
 });
