@@ -49,8 +49,8 @@ export function settledSnippets(head: string, groups: MatchedGroups, firstLine =
  * enter the best ones.
  */
 function scan(text: string, groups: MatchedGroups, firstLine: number, whole: boolean): Snippet[] | null {
-  const words = groups.filter((g) => g.length > 0);
-  if (words.length === 0) return [];
+  const queryWords = groups.filter((g) => g.length > 0);
+  if (queryWords.length === 0) return [];
   const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
   const ends = whole ? scanned.length : scanned.lastIndexOf('\n');
   const candidates: { index: number; bound: number; raw: string }[] = [];
@@ -63,13 +63,13 @@ function scan(text: string, groups: MatchedGroups, firstLine: number, whole: boo
     start = end + 1;
     const folded = foldLine(raw);
     let bound = 0;
-    for (const group of words) if (group.some((term) => folded.includes(term))) bound++;
+    for (const group of queryWords) if (group.some((term) => folded.includes(term))) bound++;
     if (bound === 0) continue;
     candidates.push({ index, bound, raw });
-    if (bound === words.length) {
-      const c = count(raw, index + firstLine, words);
+    if (bound === queryWords.length) {
+      const c = count(raw, index + firstLine, queryWords);
       counted.set(index, c);
-      if (c?.distinct === words.length) complete++;
+      if (c?.distinct === queryWords.length) complete++;
     }
   }
   if (!whole && complete < MAX_SNIPPETS) return null;
@@ -81,7 +81,7 @@ function scan(text: string, groups: MatchedGroups, firstLine: number, whole: boo
       // Every line after this one counts at most `bound`, and comes later among equals: none can enter.
       if (candidate.bound < last.distinct || (candidate.bound === last.distinct && candidate.index + firstLine > last.line)) break;
     }
-    const c = counted.has(candidate.index) ? counted.get(candidate.index)! : count(candidate.raw, candidate.index + firstLine, words);
+    const c = counted.has(candidate.index) ? counted.get(candidate.index)! : count(candidate.raw, candidate.index + firstLine, queryWords);
     if (c === null) continue;
     best.push(c);
     best.sort((a, b) => b.distinct - a.distinct || a.line - b.line);
