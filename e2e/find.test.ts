@@ -31,6 +31,7 @@ describe('find palette', () => {
     await page.keyboard.press('Control+k');
     const input = page.getByRole('searchbox', { name: 'Find anything' });
     await input.waitFor();
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
     await input.fill('quokka');
     const plan = page.locator(`.find-hit[data-kind="plan"][data-id="${PLAN}"]`);
     await plan.waitFor();

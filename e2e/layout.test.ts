@@ -186,6 +186,7 @@ describe.each(CASES)('at $width px, $scheme', ({ width, height, scheme }) => {
     await page.getByRole('button', { name: 'Keyboard shortcuts' }).focus();
     await page.keyboard.press('Enter');
     await page.locator('.help-dialog[open]').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Close');
     await page.keyboard.press('Escape');
     await page.locator('.help-dialog:not([open])').waitFor({ state: 'attached' });
 

@@ -10,8 +10,10 @@ const env = useTestEnv();
 
 describe('plans list', () => {
   it('lists plans virtualized with title, project, relative modified (exact on hover), size and lines', async () => {
-    const { page } = await env.open();
+    const { page, requests } = await env.open();
     await page.waitForSelector('.grid-row');
+    // One request for the list: the app takes the answer index.html preloaded, asked for before its first render.
+    expect(requests.filter((url) => new URL(url).pathname === '/api/plans')).toHaveLength(1);
     const plans = await apiPlans(env.server.url);
     expect(plans).toHaveLength(64);
     await expect.poll(() => page.textContent('[data-testid="plan-counts"]')).toContain('64 plans');
@@ -26,6 +28,7 @@ describe('plans list', () => {
     await expect.poll(() => row.locator('.row-title').textContent()).toBe('Add a dark mode to the web app');
     expect(await row.locator('.col-project').textContent()).toBe('webapp');
     expect(await row.locator('.col-modified').textContent()).toMatch(/just now|min ago/);
+    await row.locator('.col-modified').hover();
     expect(await row.locator('.col-modified').getAttribute('title')).toContain(new Date(rich.modified).toISOString());
     expect(await row.locator('.col-size').textContent()).toBe(`${(rich.size / 1024).toFixed(1)} KB`);
     expect(await row.locator('.col-lines').textContent()).toBe(String(rich.lineCount));

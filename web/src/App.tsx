@@ -2,13 +2,14 @@
 import { lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from './api/client';
 import { connectEvents, type LiveStatus } from './api/events';
+import { firstPlans, loadPlans } from './api/firstPlans';
 import type { PlanMetadata } from './api/types';
 import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
 import { useBoxFind } from './find/useBoxFind';
 import { useLanding } from './find/useLanding';
 import { useMemoryModel } from './memory/useMemoryModel';
-import { buildHaystacks, projectCounts, selectPlans } from './plans/planQuery';
+import { projectCounts, selectPlans } from './plans/planQuery';
 import { loadPlanReader, PlansView } from './plans/PlansView';
 import type { View } from './state/url';
 import { useContent, useRemote, useServerSearch } from './state/useRemote';
@@ -42,7 +43,7 @@ export function App() {
   const [helpOpen, setHelpOpen] = useState(false);
   const [demoDismissed, setDemoDismissed] = useState(false);
   const [serverDemo, setServerDemo] = useState(false);
-  const [plansR, reloadPlans] = useRemote(useCallback((signal: AbortSignal) => api.plans(signal), []));
+  const [plansR, reloadPlans] = useRemote(loadPlans, true, firstPlans);
   // On the plans view the memory listing waits for the plans: its parsing and indexing would otherwise
   // compete with the first screen's (it fills only a count there).
   const [memoryR, reloadMemory] = useRemote(
@@ -80,15 +81,14 @@ export function App() {
     }
     return map;
   }, [plans]);
-  const haystacks = useMemo(() => buildHaystacks(plans), [plans]);
   const planSearch = useServerSearch(url.view === 'plans' ? url.q : '', plansR.version, (q, signal) => api.searchPlans(q, signal));
   const planFind = useBoxFind(url.view === 'plans' ? url.q : '', 'plans', plansR.version);
   const selection = useMemo(
     () => selectPlans({
-      plans, haystacks, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir,
+      plans, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir,
       found: planFind.found,
     }),
-    [plans, haystacks, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir, planFind.found],
+    [plans, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir, planFind.found],
   );
   const counts = useMemo(() => projectCounts(plans), [plans]);
   const planContent = useContent(url.plan, planBump, (key, signal) => api.planContent(key, signal));

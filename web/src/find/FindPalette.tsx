@@ -48,7 +48,12 @@ export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnip
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    // Focused here, not by autoFocus: React focuses an autoFocus element when it mounts, in the closed
+    // dialog, which makes the browser lay the whole first screen out before its first paint.
+    if (open && !dialog.open) {
+      dialog.showModal();
+      input.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
@@ -114,7 +119,6 @@ export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnip
           setQ(e.target.value);
           setActive(0);
         }}
-        autoFocus
       />
       <div className="find-results" role="listbox" aria-label="Results">
         {error && <p className="find-message">{error}</p>}

@@ -20,6 +20,8 @@ export interface Found {
  * search, which matches it inside longer words too. Null when the text has no word: nothing to ask.
  */
 export function boxFindQuery(text: string, scope: BoxScope): string | null {
+  // An empty box (the first screen's) asks nothing, without compiling words()'s Unicode pattern.
+  if (text.trim() === '') return null;
   const list = [...words(text)].map((w) => w.word);
   if (list.length === 0) return null;
   return `in:${scope} ${list.join(' ')}`;

@@ -1,8 +1,8 @@
 // The plans table: virtualized (10,000 rows stay smooth), sortable columns, search highlights and
 // find's snippets under the matching rows, freshly added plans briefly highlighted, plans Claude Code
 // deletes soon marked, keyboard selection kept in view.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { elementScroll, observeElementRect, useVirtualizer, type Rect, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, type CSSProperties } from 'react';
 import type { SortDir, SortKey } from '../state/url';
 import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
@@ -14,12 +14,44 @@ import type { PlanMetadata, RetentionPolicy } from '../api/types';
 import { deletesAt, riskOf, whenText } from '../history/retention';
 
 const ROW_HEIGHT = 54;
+/**
+ * The header row's height, set on it (--grid-header) rather than measured: it sits above the rows inside
+ * the one focusable grid (sticky), and measuring it would lay the page out before its first paint.
+ */
+const HEADER_HEIGHT = 32;
 /** Each snippet is one line (cut with an ellipsis), so a row's height follows from its count alone. */
 const SNIPPET_HEIGHT = 20;
 
 function rowHeight(snippets: number): number {
   return snippets === 0 ? ROW_HEIGHT : ROW_HEIGHT - 2 + snippets * SNIPPET_HEIGHT;
 }
+
+/*
+ * The list's first paint comes without a layout forced before it: the virtualizer, as it mounts, reads the
+ * list's size and writes its scroll position, and either makes the browser lay the whole page out in the
+ * middle of React's commit. Here the size comes from a ResizeObserver, after layout (until then the list is
+ * taken to be the window's size: a few rows too many are drawn), and the scroll position of a list not yet
+ * laid out is not set to 0, which it already is.
+ */
+const laidOut = new WeakSet<Element>();
+
+function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void): (() => void) | undefined {
+  const element = instance.scrollElement;
+  const win = instance.targetWindow;
+  if (!element || !win?.ResizeObserver) return observeElementRect(instance, cb);
+  const observer = new win.ResizeObserver(() => {
+    laidOut.add(element);
+    cb({ width: element.clientWidth, height: element.clientHeight });
+  });
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+const scrollUnlessFresh: VirtualizerOptions<HTMLDivElement, Element>['scrollToFn'] = (offset, options, instance) => {
+  const element = instance.scrollElement;
+  if (element && !laidOut.has(element) && offset + (options.adjustments ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+};
 
 /** Index of the row at `offset` px from the top of the rows, by the rows' tops (ascending, tops[0] = 0). */
 function rowAt(tops: readonly number[], offset: number): number {
@@ -71,14 +103,7 @@ function rowId(filename: string): string {
 export function PlanList(props: Props) {
   const { rows, selected, query, sort, dir, fresh, now, retention, viewKey, found, projectChars, onSort, onSelect, onOpenInEditor, onOpenSnippet } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const headerRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
-  // The header row scrolls with the rows (sticky): the grid's rows are all inside the one focusable grid.
-  const [headerHeight, setHeaderHeight] = useState(30);
-  useLayoutEffect(() => {
-    const h = headerRef.current?.offsetHeight;
-    if (h) setHeaderHeight(h);
-  }, []);
   const snippetsOf = (i: number): FindSnippetView[] => {
     const filename = rows[i]?.plan.filename;
     return (filename === undefined ? undefined : found?.get(filename)?.snippets) ?? [];
@@ -98,9 +123,12 @@ export function PlanList(props: Props) {
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => tops[i + 1]! - tops[i]!,
     overscan: 12,
-    scrollMargin: headerHeight,
-    scrollPaddingStart: headerHeight,
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
     getItemKey: (i) => rows[i]?.plan.filename ?? i,
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollUnlessFresh,
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
 
   // The heights are known, never measured: the virtualizer forgets the old ones when they change.
@@ -157,7 +185,7 @@ export function PlanList(props: Props) {
   }, [rows, tops]);
 
   const items = virtualizer.getVirtualItems();
-  const style = { '--project-col': `${Math.min(Math.max(projectChars, 7), 18) + 1}ch` } as CSSProperties;
+  const style = { '--project-col': `${Math.min(Math.max(projectChars, 7), 18) + 1}ch`, '--grid-header': `${HEADER_HEIGHT}px` } as CSSProperties;
   return (
     <div className="plan-grid" style={style}>
       <p id={hintId} className="sr-only">
@@ -174,7 +202,7 @@ export function PlanList(props: Props) {
         tabIndex={0}
         aria-activedescendant={selected && selectedIndex >= 0 ? rowId(selected) : undefined}
       >
-        <div ref={headerRef} className="grid-header" role="row" aria-rowindex={1}>
+        <div className="grid-header" role="row" aria-rowindex={1}>
           {COLUMNS.map((c) => {
             const active = sort === c.key;
             return (
@@ -209,7 +237,7 @@ export function PlanList(props: Props) {
                 aria-selected={isSelected}
                 data-filename={p.filename}
                 className={`grid-row${isSelected ? ' selected' : ''}${fresh.has(p.filename) ? ' fresh' : ''}`}
-                style={{ transform: `translateY(${item.start - headerHeight}px)`, height: item.size }}
+                style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, height: item.size }}
                 onClick={() => onSelect(p.filename)}
                 onDoubleClick={() => onOpenInEditor(p.filename)}
               >
@@ -236,7 +264,14 @@ export function PlanList(props: Props) {
                 <div role="gridcell" className="col-project" title={p.project ?? 'No project'}>
                   {p.project ? <Highlight text={p.project} query={query} /> : <span className="muted">—</span>}
                 </div>
-                <div role="gridcell" className="col-modified" title={exactTime(p.modified)}>
+                <div
+                  role="gridcell"
+                  className="col-modified"
+                  // The exact time is a tooltip: formatted when pointed at, not for every row drawn.
+                  onPointerEnter={(e) => {
+                    e.currentTarget.title = exactTime(p.modified);
+                  }}
+                >
                   {shortRelativeTime(p.modified, now)}
                 </div>
                 <div role="gridcell" className="col-size">

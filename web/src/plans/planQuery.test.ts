@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanMetadata } from '../api/types';
 import { boxFindQuery, type Found } from '../find/boxFind';
-import { buildHaystacks, projectCounts, selectPlans, shownSort } from './planQuery';
+import { projectCounts, selectPlans, shownSort } from './planQuery';
 
 function plan(filename: string, over: Partial<PlanMetadata> = {}): PlanMetadata {
   return {
@@ -24,8 +24,7 @@ const plans = [
   plan('beta.md', { title: 'Fix login', project: 'api', size: 100, modified: '2026-01-02T00:00:00Z' }),
   plan('gamma.md', { title: 'Refactor', project: null, size: 200, modified: '2026-01-04T00:00:00Z' }),
 ];
-const haystacks = buildHaystacks(plans);
-const base = { plans, haystacks, query: '', contentHits: null, projects: [], sort: 'modified' as const, dir: 'desc' as const };
+const base = { plans, query: '', contentHits: null, projects: [], sort: 'modified' as const, dir: 'desc' as const };
 
 describe('selectPlans', () => {
   it('sorts by the chosen column and direction', () => {
@@ -70,7 +69,7 @@ describe('selectPlans', () => {
       ['alpha.md', { rank: 1, snippets: [] }],
       ['archived-only.md', { rank: 2, snippets: [] }],
     ]);
-    const args = { ...base, plans: more, haystacks: buildHaystacks(more), query: 'a', contentHits: new Set(['beta.md']), sort: 'best' as const, found };
+    const args = { ...base, plans: more, query: 'a', contentHits: new Set(['beta.md']), sort: 'best' as const, found };
     // Rows are still the literal search's (gamma and delta have an "a" in their title, beta only in its text);
     // find's order first, then the rest as the list has them without a rank.
     expect(selectPlans(args).rows.map((r) => r.plan.filename)).toEqual(['beta.md', 'alpha.md', 'delta.md', 'gamma.md']);

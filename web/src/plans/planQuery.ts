@@ -1,6 +1,7 @@
 // The plans list as shown: project filter, the instant client match on title / file name / project,
 // the content hits of GET /api/search merged in, and the sort (by a column, or by find's rank: "Best
-// match"). Pure and fast on 10,000 plans (haystacks are folded once per listing, not per keystroke).
+// match"). Pure and fast on 10,000 plans (haystacks are folded once per listing, not per keystroke, and
+// only once a query is typed: the first screen does not need them).
 import type { PlanMetadata } from '../api/types';
 import { orderByRank, type Found } from '../find/boxFind';
 import { foldCase } from '../search/fold';
@@ -24,8 +25,20 @@ export interface PlanSelection {
   contentHits: number;
 }
 
-export function buildHaystacks(plans: PlanMetadata[]): string[] {
+function buildHaystacks(plans: readonly PlanMetadata[]): string[] {
   return plans.map((p) => foldCase(`${p.title}\u0000${p.filename}\u0000${p.project ?? ''}`));
+}
+
+const haystackCache = new WeakMap<readonly PlanMetadata[], string[]>();
+
+/** buildHaystacks(plans), built on first use and kept while that listing is. */
+export function haystacksOf(plans: readonly PlanMetadata[]): string[] {
+  let h = haystackCache.get(plans);
+  if (!h) {
+    h = buildHaystacks(plans);
+    haystackCache.set(plans, h);
+  }
+  return h;
 }
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
@@ -86,7 +99,6 @@ export function comparePlans(sort: SortKey, dir: SortDir): (a: PlanMetadata, b: 
 
 export function selectPlans(args: {
   plans: PlanMetadata[];
-  haystacks: string[];
   query: string;
   /** File names from the content search, or null while none is known for this query. */
   contentHits: ReadonlySet<string> | null;
@@ -96,8 +108,9 @@ export function selectPlans(args: {
   /** Find's results for the query (rank and snippets by file name), or null while none are known. */
   found?: ReadonlyMap<string, Found> | null;
 }): PlanSelection {
-  const { plans, haystacks, contentHits } = args;
+  const { plans, contentHits } = args;
   const q = foldCase(args.query.trim());
+  const haystacks = q ? haystacksOf(plans) : [];
   const projectFilter = args.projects.length ? new Set(args.projects) : null;
   const rows: PlanRow[] = [];
   let inScope = 0;

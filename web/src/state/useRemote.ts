@@ -11,9 +11,16 @@ export interface Remote<T> {
   version: number;
 }
 
-/** `enabled`: nothing is fetched while it is false. */
-export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>, enabled = true): [Remote<T>, () => void] {
-  const [state, setState] = useState<Remote<T>>({ status: 'loading', data: null, error: null, version: 0 });
+/**
+ * `enabled`: nothing is fetched while it is false. `initial`: data already loaded (read once, at mount),
+ * which the first state holds instead of loading it again.
+ */
+export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>, enabled = true, initial?: () => T | null): [Remote<T>, () => void] {
+  const [state, setState] = useState<Remote<T>>(() => {
+    const data = initial?.() ?? null;
+    return data === null ? { status: 'loading', data: null, error: null, version: 0 } : { status: 'ready', data, error: null, version: 1 };
+  });
+  const loaded = useRef(state.status === 'ready');
   const controller = useRef<AbortController | null>(null);
   const loader = useRef(load);
   loader.current = load;
@@ -36,7 +43,8 @@ export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>, enabled 
 
   useEffect(() => {
     if (!enabled) return;
-    reload();
+    if (loaded.current) loaded.current = false;
+    else reload();
     return () => controller.current?.abort();
   }, [enabled, reload]);
 

@@ -4,10 +4,15 @@ import { SHORTCUTS } from './keyboard';
 
 export function HelpDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    // Focused here, not by autoFocus (see FindPalette).
+    if (open && !dialog.open) {
+      dialog.showModal();
+      close.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -35,7 +40,9 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose(): void }
         is in the address bar: copy the link to come back to the same view.
       </p>
       <form method="dialog">
-        <button type="submit" autoFocus>Close</button>
+        <button ref={close} type="submit">
+          Close
+        </button>
       </form>
     </dialog>
   );

@@ -53,10 +53,15 @@ export function shortRelativeTime(iso: string, now = Date.now()): string {
   return `${Math.round(d / 365)} yr ago`;
 }
 
+// One formatter for every call: toLocaleString() with options builds a new one each time, which a page of
+// rows (each with its exact time as a tooltip) pays on every render.
+let fullFormat: Intl.DateTimeFormat | null = null;
+
 export function exactTime(iso: string): string {
   const t = new Date(iso);
   if (Number.isNaN(t.getTime())) return iso;
-  return `${t.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' })} (${t.toISOString()})`;
+  fullFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+  return `${fullFormat.format(t)} (${t.toISOString()})`;
 }
 
 /** Quotes a word for a POSIX shell only when it needs it. */
