@@ -20,6 +20,9 @@ export async function buildFindHome(home: TempHome): Promise<{ webapp: string; t
   // A phrase beats the same words scattered (the scattered plan is newer and says them more often).
   await home.plan('phrase-plan.md', '# Ocean\n\nWe saw a blue whale today.\n', day('2026-02-01'));
   await home.plan('scattered-plan.md', `# Ocean too\n\nThe whale was grey, the sky blue.\nAnother whale, blue paint.\n`, day('2026-04-01'));
+  // A phrase past the start the search reads first (16 KB) of a plan.
+  const lines = Array.from({ length: 400 }, (_, i) => filler(8, i)).join('\n');
+  await home.plan('deep-phrase-plan.md', `# Field notes\n\n${lines}\n\nAt dusk an amber lynx crossed the road.\n`, day('2026-01-20'));
   await home.plan('cafe-plan.md', '# Menu\n\nThe Café opens at nine.\nA long line ' + 'x'.repeat(400) + ' then the CAFÉ again.\n', day('2026-02-05'));
   const memory = (cwd: string, file: string, text: string, date: string) =>
     home.write(`projects/${encodeCwd(cwd)}/memory/${file}`, text, day(date));

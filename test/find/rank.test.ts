@@ -45,6 +45,19 @@ describe('ranking', () => {
     expect(loose).toEqual(expect.arrayContaining(['phrase-plan.md', 'scattered-plan.md']));
   });
 
+  it('finds a phrase far into a long plan, and not its words reversed', async () => {
+    expect(await ids('"amber lynx"')).toEqual(['deep-phrase-plan.md']);
+    expect(await ids('"lynx amber"')).toEqual([]);
+  });
+
+  it('stops a phrase query whose asker has gone', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    await expect(viewer.finder.find('"blue whale"', { signal: gone.signal })).rejects.toThrow(/abort/i);
+    // Words alone are answered from the index: nothing to stop.
+    expect((await viewer.finder.find('blue whale', { signal: gone.signal })).total).toBeGreaterThan(0);
+  });
+
   it('needs every word', async () => {
     expect(await ids('zebra pipeline ')).toEqual([await idOfMemory('deploy.md')]);
   });

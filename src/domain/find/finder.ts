@@ -37,6 +37,8 @@ export interface FindAnswer {
 export interface FindPage {
   limit?: number;
   offset?: number;
+  /** Aborts a query whose asker has gone (its work stops at the next document it would read). */
+  signal?: AbortSignal;
 }
 
 export interface FinderSources {
@@ -144,14 +146,7 @@ export class Finder {
     const offset = page.offset ?? 0;
     if (query.terms.length === 0 && !hasFilters(query)) return { total: 0, results: [] };
     let hits = this.index.find(query);
-    if (query.phrases.length > 0) {
-      const kept: RankedHit[] = [];
-      for (const hit of hits) {
-        const text = await this.textOf(hit);
-        if (text !== null && query.phrases.every((phrase) => text.some((part) => containsPhrase(part.text, phrase)))) kept.push(hit);
-      }
-      hits = kept;
-    }
+    if (query.phrases.length > 0) hits = await this.withPhrases(hits, query.phrases, page.signal);
     const results: FindResult[] = [];
     for (const hit of hits.slice(offset, offset + limit)) {
       const { kind, id, title, project, modified } = hit.entry;
@@ -159,6 +154,24 @@ export class Finder {
       results.push({ kind, id, title, project, modified, score: hit.score, snippets });
     }
     return { total: hits.length, results };
+  }
+
+  /**
+   * The hits whose text holds every phrase. Each hit's text is read (the index keeps no word positions): its
+   * start first, the rest only when the phrases are not all in it; in time slices, since a phrase of common
+   * words has thousands of hits on a large home (docs/decisions.md, D36), and only while someone asks.
+   */
+  private async withPhrases(hits: RankedHit[], phrases: readonly string[][], signal: AbortSignal | undefined): Promise<RankedHit[]> {
+    const slicer = new TimeSlicer();
+    const holds = (parts: TextPart[] | null) => parts !== null && phrases.every((phrase) => parts.some((part) => containsPhrase(part.text, phrase)));
+    const kept: RankedHit[] = [];
+    for (const hit of hits) {
+      await slicer.maybeYield();
+      signal?.throwIfAborted();
+      const head = await this.textOf(hit, SNIPPET_FIRST_BYTES);
+      if (holds(head) || (head?.length === 1 && head[0]!.whole === false && holds(await this.textOf(hit)))) kept.push(hit);
+    }
+    return kept;
   }
 
   /**

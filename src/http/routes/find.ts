@@ -11,11 +11,21 @@ export function findRoutes(app: FastifyInstance, viewer: Viewer): void {
 
   typed.get('/api/find', { schema: findEndpoints.find }, async (request, reply) => {
     const { q, limit, offset } = request.query;
+    // A palette asks as one types: a query whose connection closed before its answer stops working.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
     try {
-      return await viewer.finder.find(q, { limit: Number(limit), offset: Number(offset) });
+      return await viewer.finder.find(q, { limit: Number(limit), offset: Number(offset), signal: gone.signal });
     } catch (error) {
       if (error instanceof FindQueryError) return sendText(reply, 400, `Bad request: ${error.message}`);
+      // Nobody is left to read an answer.
+      if (gone.signal.aborted) return reply;
       throw error;
+    } finally {
+      reply.raw.off('close', onClose);
     }
   });
 }
