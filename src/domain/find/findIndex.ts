@@ -1,10 +1,10 @@
-// The ranked index over plans, memory entries and sessions: MiniSearch (BM25+) over five fields with
-// boosts, the documents' listing facts kept beside it for filters, tie-breaks and results. It holds terms
-// only: texts stay on disk (plans, memory files) or in the session facts, and are read again for the
+// The ranked index over plans, memory entries and sessions: BM25+ over five fields with boosts
+// (rankIndex.ts), the documents' listing facts kept beside it for filters, tie-breaks and results. It holds
+// terms only: texts stay on disk (plans, memory files) or in the session facts, and are read again for the
 // few results a page shows.
-import MiniSearch, { type Query } from 'minisearch';
 import { foldCase } from '../fold.js';
 import { hasFilters, type FindKind, type FindQuery, type FindTerm } from './query.js';
+import { RankIndex, swapped, type PreparedQuery, type RankTerm } from './rankIndex.js';
 import { terms } from './terms.js';
 
 export interface FindDoc {
@@ -29,17 +29,10 @@ export type FindEntry = Omit<FindDoc, 'name' | 'description' | 'body'> & { key: 
 export interface RankedHit {
   entry: FindEntry;
   score: number;
-  /** The folded terms of the document that matched (with typos and prefixes resolved). */
-  matched: string[];
 }
 
-/** Title and name above description above body (and project). */
-const BOOST = { title: 4, name: 3, description: 2, project: 1.5, body: 1 } as const;
-const FIELDS = Object.keys(BOOST);
 /** How much of a long body is indexed: a plan or memory file past this is found by its first part. */
 export const BODY_CHARS = 256 * 1024;
-/** A swapped-letters match counts as much as a fuzzy one (MiniSearch's default fuzzy weight). */
-const TYPO_WEIGHT = 0.45;
 
 /** What is indexed of a document's body: its first BODY_CHARS characters. */
 export function bodyOf(doc: FindDoc): string {
@@ -51,16 +44,10 @@ export function docKey(kind: FindKind, id: string): string {
 }
 
 export class FindIndex {
-  private readonly search = new MiniSearch<FindDoc & { key: string }>({
-    idField: 'key',
-    fields: FIELDS,
-    storeFields: [],
-    // The body arrives as its terms (put() folds it, or its caller did, a piece at a time).
-    tokenize: (text, field) => (field === 'body' ? text.split(' ').filter((t) => t !== '') : terms(text)),
-    processTerm: (term) => term,
-    searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
-  });
+  private readonly rank = new RankIndex<FindEntry>();
   private readonly entries = new Map<string, FindEntry>();
+  /** The last query's prepared form: a page's matchedTerms() calls reuse it. */
+  private prepared: { query: FindQuery; prepared: PreparedQuery } | null = null;
 
   get size(): number {
     return this.entries.size;
@@ -84,41 +71,70 @@ export class FindIndex {
    */
   put(doc: FindDoc, bodyTerms?: readonly string[]): void {
     const key = docKey(doc.kind, doc.id);
-    const body = (bodyTerms ?? terms(bodyOf(doc))).join(' ');
-    if (this.entries.has(key)) this.search.discard(key);
-    this.search.add({ ...doc, body, project: doc.project ?? '', key });
-    this.entries.set(key, { key, kind: doc.kind, id: doc.id, title: doc.title, project: doc.project, modified: doc.modified, type: doc.type });
+    // In rankIndex.ts's field order: title, name, description, project, body.
+    const entry: FindEntry = { key, kind: doc.kind, id: doc.id, title: doc.title, project: doc.project, modified: doc.modified, type: doc.type };
+    this.rank.add(key, [terms(doc.title), terms(doc.name), terms(doc.description), terms(doc.project ?? ''), bodyTerms ?? terms(bodyOf(doc))], entry);
+    this.entries.set(key, entry);
   }
 
   remove(key: string): void {
     if (!this.entries.delete(key)) return;
-    this.search.discard(key);
+    this.rank.remove(key);
   }
 
   /** The serialized index's size in bytes (what persisting it would take), for the benchmark. */
   serializedBytes(): number {
-    return Buffer.byteLength(JSON.stringify(this.search));
+    return this.rank.serializedBytes();
   }
 
-  /** Every document that matches all terms and the filters, best first; newer first among equal scores. */
+  /** Every document that matches all terms and the filters, in no order (see best()). */
   find(query: FindQuery): RankedHit[] {
-    const accept = (key: string): boolean => {
-      const entry = this.entries.get(key);
-      return entry !== undefined && matchesFilters(entry, query);
-    };
-    // Without filters every document passes (one unknown to `entries` is skipped below): no call per result.
-    const filter = hasFilters(query) ? (r: { id: unknown }) => accept(r.id as string) : undefined;
-    const raw = query.terms.length === 0
-      ? this.search.search(MiniSearch.wildcard, { filter })
-      : this.search.search({ combineWith: 'AND', queries: query.terms.map(termQuery) }, { boost: BOOST, filter });
     const hits: RankedHit[] = [];
-    for (const result of raw) {
-      const entry = this.entries.get(result.id as string);
-      if (entry === undefined) continue;
-      hits.push({ entry, score: Math.round(result.score * 1000) / 1000, matched: result.terms });
+    const filtered = hasFilters(query);
+    for (const { value: entry, score } of this.rank.search(this.prepare(query))) {
+      if (filtered && !matchesFilters(entry, query)) continue;
+      hits.push({ entry, score: Math.round(score * 1000) / 1000 });
     }
-    return hits.sort((a, b) => b.score - a.score || compareDesc(a.entry.modified, b.entry.modified) || (a.entry.key < b.entry.key ? -1 : 1));
+    return hits;
   }
+
+  /** The folded terms of a hit's document that matched the query (with typos and prefixes resolved). */
+  matchedTerms(hit: RankedHit, query: FindQuery): string[] {
+    return this.rank.matchedTerms(hit.entry.key, this.prepare(query));
+  }
+
+  private prepare(query: FindQuery): PreparedQuery {
+    if (this.prepared?.query !== query) this.prepared = { query, prepared: this.rank.prepare(query.terms.map(rankTerm)) };
+    return this.prepared.prepared;
+  }
+}
+
+/** Best first: the higher score, then the newer, then by key. */
+export function compareHits(a: RankedHit, b: RankedHit): number {
+  return b.score - a.score || compareDesc(a.entry.modified, b.entry.modified) || (a.entry.key < b.entry.key ? -1 : 1);
+}
+
+/**
+ * The first `count` of `hits` in compareHits() order: a page of results needs its own few in order, not
+ * the thousands a common word matches.
+ */
+export function best(hits: readonly RankedHit[], count: number): RankedHit[] {
+  if (count * 8 >= hits.length) return [...hits].sort(compareHits).slice(0, count);
+  const kept: RankedHit[] = [];
+  for (const hit of hits) {
+    if (kept.length === count && compareHits(hit, kept[count - 1]!) >= 0) continue;
+    // Binary insertion into the kept ones (in order).
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHits(kept[mid]!, hit) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, hit);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
 }
 
 function compareDesc(a: string, b: string): number {
@@ -130,16 +146,8 @@ function typoTolerant(t: FindTerm): boolean {
   return !t.exact && [...t.term].length >= 5;
 }
 
-function termQuery(t: FindTerm): Query {
-  const typos = typoTolerant(t);
-  const own: Query = { queries: [t.term], prefix: t.prefix, fuzzy: typos ? 1 : false };
-  if (!typos) return own;
-  // MiniSearch counts edit distance as Levenshtein, where two swapped letters are two edits; they are one
-  // typo here (as Meilisearch and Typesense count), so the swapped spellings are searched too.
-  const swaps = swapped(t.term);
-  if (swaps.length === 0) return own;
-  const boost = Object.fromEntries(Object.entries(BOOST).map(([field, b]) => [field, b * TYPO_WEIGHT]));
-  return { combineWith: 'OR', queries: [own, { queries: swaps, prefix: t.prefix, fuzzy: false, boost }] };
+function rankTerm(t: FindTerm): RankTerm {
+  return { term: t.term, prefix: t.prefix, typos: typoTolerant(t) };
 }
 
 /**
@@ -179,18 +187,6 @@ function withinOneEdit(a: string, b: string): boolean {
   const rest = (from: string[], at: number, to: string[], at2: number): boolean => from.slice(at).join('') === to.slice(at2).join('');
   if (x.length === y.length) return rest(x, i + 1, y, i + 1);
   return x.length > y.length ? rest(x, i + 1, y, i) : rest(x, i, y, i + 1);
-}
-
-function swapped(term: string): string[] {
-  const chars = [...term];
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < chars.length; i++) {
-    if (chars[i] === chars[i + 1]) continue;
-    const copy = chars.slice();
-    [copy[i], copy[i + 1]] = [copy[i + 1]!, copy[i]!];
-    out.add(copy.join(''));
-  }
-  return [...out];
 }
 
 function matchesFilters(entry: FindEntry, query: FindQuery): boolean {

@@ -10,7 +10,7 @@ import type { MemoryStore } from '../memory/memoryStore.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
-import { BODY_CHARS, bodyOf, docKey, FindIndex, matchedGroups, type FindDoc, type RankedHit } from './findIndex.js';
+import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, matchedGroups, type FindDoc, type RankedHit } from './findIndex.js';
 import { termsInPieces } from './terms.js';
 import { lineInLogs } from './logLines.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
@@ -146,11 +146,11 @@ export class Finder {
     const offset = page.offset ?? 0;
     if (query.terms.length === 0 && !hasFilters(query)) return { total: 0, results: [] };
     let hits = this.index.find(query);
-    if (query.phrases.length > 0) hits = await this.withPhrases(hits, query.phrases, page.signal);
+    if (query.phrases.length > 0) hits = await this.withPhrases(hits.sort(compareHits), query.phrases, page.signal);
     const results: FindResult[] = [];
-    for (const hit of hits.slice(offset, offset + limit)) {
+    for (const hit of best(hits, offset + limit).slice(offset)) {
       const { kind, id, title, project, modified } = hit.entry;
-      const snippets = await this.snippets(hit, matchedGroups(hit.matched, query.terms));
+      const snippets = await this.snippets(hit, matchedGroups(this.index.matchedTerms(hit, query), query.terms));
       results.push({ kind, id, title, project, modified, score: hit.score, snippets });
     }
     return { total: hits.length, results };

@@ -1,0 +1,280 @@
+// The ranked search's postings and scoring: BM25+ over five weighted fields, every query word required,
+// the last word a prefix as one types, one typo allowed in words of 5+ letters. MiniSearch's radix tree
+// (its public SearchableMap) is the term dictionary, for prefix and typo lookups; the postings are plain
+// arrays of document slots and term counts, scored into a flat array, because MiniSearch's own scoring
+// (a map and a result object per matching document) was most of a query's time on a large home
+// (docs/decisions.md, D36). test/find/rankIndex.property.test.ts pins it to a direct computation, and
+// its matching documents to MiniSearch's.
+import SearchableMap from 'minisearch/SearchableMap';
+
+/** title, name, description, project, body: the boost of each field, by its index in a document. */
+export const FIELD_BOOSTS: readonly number[] = [4, 3, 2, 1.5, 1];
+const FIELDS = FIELD_BOOSTS.length;
+/** BM25+ (MiniSearch's defaults). */
+export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
+/** Weights of a longer word matched by a prefix, of a word one typo away, of a word with two letters swapped. */
+export const PREFIX_WEIGHT = 0.375;
+export const FUZZY_WEIGHT = 0.45;
+export const SWAP_WEIGHT = 0.45;
+
+/** One query word as the index matches it. */
+export interface RankTerm {
+  /** Folded. */
+  term: string;
+  /** Longer words starting with it match too. */
+  prefix: boolean;
+  /** One typo allowed: a letter wrong, missing or extra (the dictionary's edit distance 1), or two swapped. */
+  typos: boolean;
+}
+
+export interface RankHit<T> {
+  value: T;
+  score: number;
+}
+
+/** A query's words with the dictionary terms each matches and their weights (see prepare()). */
+export interface PreparedQuery {
+  words: Map<string, number>[];
+}
+
+interface Postings {
+  /** Ascending slots. */
+  docs: number[];
+  /** The term's count in that document's field. */
+  counts: number[];
+}
+
+/** A term's postings, by field index. */
+type TermPostings = (Postings | undefined)[];
+
+export class RankIndex<T> {
+  private readonly dict = new SearchableMap<TermPostings>();
+  /** By slot: the document's key, null once removed. */
+  private keys: (string | null)[] = [];
+  /** By slot: what the document's hits carry. */
+  private values: (T | null)[] = [];
+  private readonly slots = new Map<string, number>();
+  /** By field, by slot: the field's length in terms. */
+  private lengths: number[][] = Array.from({ length: FIELDS }, () => []);
+  /** By field: the live documents' lengths summed. */
+  private readonly sums: number[] = new Array<number>(FIELDS).fill(0);
+  private removed = 0;
+
+  /** `compactAfter`: removed documents' slots are reclaimed once there are this many and more than live ones. */
+  constructor(private readonly compactAfter = 1000) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Adds or replaces a document: its terms (folded) by field, in FIELD_BOOSTS' order; its hits carry `value`. */
+  add(key: string, fields: readonly (readonly string[])[], value: T): void {
+    this.remove(key);
+    const slot = this.keys.length;
+    this.keys.push(key);
+    this.values.push(value);
+    this.slots.set(key, slot);
+    for (let f = 0; f < FIELDS; f++) {
+      const terms = fields[f] ?? [];
+      this.lengths[f]![slot] = terms.length;
+      this.sums[f]! += terms.length;
+      const counts = new Map<string, number>();
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      for (const [term, count] of counts) {
+        let postings = this.dict.get(term);
+        if (postings === undefined) {
+          postings = [];
+          this.dict.set(term, postings);
+        }
+        const p = (postings[f] ??= { docs: [], counts: [] });
+        p.docs.push(slot);
+        p.counts.push(count);
+      }
+    }
+  }
+
+  remove(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return;
+    this.slots.delete(key);
+    this.keys[slot] = null;
+    this.values[slot] = null;
+    for (let f = 0; f < FIELDS; f++) this.sums[f]! -= this.lengths[f]![slot]!;
+    this.removed += 1;
+    if (this.removed >= this.compactAfter && this.removed > this.slots.size) this.compact();
+  }
+
+  /** The dictionary terms each query word matches, with their weights: what search() and matchedTerms() take. */
+  prepare(terms: readonly RankTerm[]): PreparedQuery {
+    return { words: terms.map((t) => this.derive(t)) };
+  }
+
+  /**
+   * Every live document that matches all the query's words, with its score: for each word, each dictionary
+   * term it matches (weighted by how: itself 1, a longer word by prefix, a typo, a swap), each field's BM25+
+   * of that term times the field's boost; the best weight counts once when a term matches a word two ways.
+   * In no particular order. No words: every document, scored 1.
+   */
+  search(query: PreparedQuery): RankHit<T>[] {
+    if (query.words.length === 0) return this.values.filter((v): v is T => v !== null).map((value) => ({ value, score: 1 }));
+    const total = new Float64Array(this.keys.length);
+    const word = new Float64Array(this.keys.length);
+    let candidates: number[] | null = null;
+    for (const derived of query.words) {
+      const touched: number[] = [];
+      for (const [term, weight] of derived) this.score(this.dict.get(term)!, weight, word, touched);
+      if (candidates === null) {
+        candidates = touched;
+        for (const slot of touched) total[slot] = word[slot]!;
+      } else {
+        const kept: number[] = [];
+        for (const slot of candidates) {
+          if (word[slot]! > 0) {
+            total[slot]! += word[slot]!;
+            kept.push(slot);
+          }
+        }
+        candidates = kept;
+      }
+      for (const slot of touched) word[slot] = 0;
+      if (candidates.length === 0) return [];
+    }
+    return (candidates ?? []).map((slot) => ({ value: this.values[slot]!, score: total[slot]! }));
+  }
+
+  /** The dictionary terms of the query that a document holds (in any field): what it was found by. */
+  matchedTerms(key: string, query: PreparedQuery): string[] {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return [];
+    const out = new Set<string>();
+    for (const derived of query.words) {
+      for (const term of derived.keys()) {
+        // The dictionary may have lost the term since the query was prepared (the document changed).
+        if (!out.has(term) && this.dict.get(term)?.some((p) => p !== undefined && holds(p.docs, slot)) === true) out.add(term);
+      }
+    }
+    return [...out];
+  }
+
+  /** The index's size as JSON (what persisting it would take), for the benchmark. */
+  serializedBytes(): number {
+    let bytes = JSON.stringify(this.keys).length + JSON.stringify(this.lengths).length;
+    for (const [term, postings] of this.dict) bytes += JSON.stringify([term, postings]).length;
+    return bytes;
+  }
+
+  /** The dictionary terms a query word matches, each with its best weight. */
+  private derive(t: RankTerm): Map<string, number> {
+    const out = new Map<string, number>();
+    const put = (term: string, weight: number) => {
+      if (weight > (out.get(term) ?? 0)) out.set(term, weight);
+    };
+    const spelled = (term: string, weight: number) => {
+      if (this.dict.has(term)) put(term, weight);
+      if (!t.prefix) return;
+      for (const longer of this.dict.atPrefix(term).keys()) {
+        const distance = longer.length - term.length;
+        if (distance > 0) put(longer, (weight * PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * distance));
+      }
+    };
+    spelled(t.term, 1);
+    if (t.typos) {
+      for (const [term, [, distance]] of this.dict.fuzzyGet(t.term, 1)) {
+        if (distance > 0) put(term, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+      }
+      for (const swap of swapped(t.term)) spelled(swap, SWAP_WEIGHT);
+    }
+    return out;
+  }
+
+  /** Adds one term's BM25+ in each field, times `weight` and the field's boost, to `into`. */
+  private score(postings: TermPostings, weight: number, into: Float64Array, touched: number[]): void {
+    const live = this.slots.size;
+    const { k, b, d } = BM25;
+    for (let f = 0; f < FIELDS; f++) {
+      const p = postings[f];
+      if (p === undefined) continue;
+      let matching = 0;
+      for (const slot of p.docs) if (this.keys[slot] !== null) matching++;
+      if (matching === 0) continue;
+      const idf = Math.log(1 + (live - matching + 0.5) / (matching + 0.5));
+      const average = this.sums[f]! / live;
+      const boost = weight * FIELD_BOOSTS[f]!;
+      const lengths = this.lengths[f]!;
+      for (let i = 0; i < p.docs.length; i++) {
+        const slot = p.docs[i]!;
+        if (this.keys[slot] === null) continue;
+        const count = p.counts[i]!;
+        const norm = 1 - b + (b * lengths[slot]!) / average;
+        if (into[slot] === 0) touched.push(slot);
+        into[slot]! += boost * idf * (d + (count * (k + 1)) / (count + k * norm));
+      }
+    }
+  }
+
+  /** Renumbers the live documents' slots and drops the removed ones from every posting. */
+  private compact(): void {
+    const renumbered = new Int32Array(this.keys.length).fill(-1);
+    const keys: string[] = [];
+    const values: T[] = [];
+    const lengths: number[][] = Array.from({ length: FIELDS }, () => []);
+    for (const [slot, key] of this.keys.entries()) {
+      if (key === null) continue;
+      renumbered[slot] = keys.length;
+      for (let f = 0; f < FIELDS; f++) lengths[f]!.push(this.lengths[f]![slot]!);
+      this.slots.set(key, keys.length);
+      keys.push(key);
+      values.push(this.values[slot]!);
+    }
+    const empty: string[] = [];
+    for (const [term, postings] of this.dict) {
+      let any = false;
+      for (let f = 0; f < FIELDS; f++) {
+        const p = postings[f];
+        if (p === undefined) continue;
+        const next: Postings = { docs: [], counts: [] };
+        for (let i = 0; i < p.docs.length; i++) {
+          const slot = renumbered[p.docs[i]!]!;
+          if (slot < 0) continue;
+          next.docs.push(slot);
+          next.counts.push(p.counts[i]!);
+        }
+        postings[f] = next.docs.length > 0 ? next : undefined;
+        any ||= next.docs.length > 0;
+      }
+      if (!any) empty.push(term);
+    }
+    for (const term of empty) this.dict.delete(term);
+    this.keys = keys;
+    this.values = values;
+    this.lengths = lengths;
+    this.removed = 0;
+  }
+}
+
+/** Whether ascending `docs` holds `slot`. */
+function holds(docs: readonly number[], slot: number): boolean {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = docs[mid]!;
+    if (at === slot) return true;
+    if (at < slot) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** `term` with two neighbouring (different) letters swapped, each way (by code point). */
+export function swapped(term: string): string[] {
+  const chars = [...term];
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i++) {
+    if (chars[i] === chars[i + 1]) continue;
+    const copy = chars.slice();
+    [copy[i], copy[i + 1]] = [copy[i + 1]!, copy[i]!];
+    out.add(copy.join(''));
+  }
+  return [...out];
+}
