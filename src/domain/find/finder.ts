@@ -93,7 +93,7 @@ export class Finder {
   private readonly index = new FindIndex();
   /** What each document was built from (a stamp per key): unchanged documents are not read again. */
   private readonly stamps = new Map<string, string>();
-  private readonly sessionSources = new Map<string, SessionSource>();
+  private sessionSources = new Map<string, SessionSource>();
   /** archivedTexts() by file name, least recently used first, with what they were built from. */
   private readonly archivedKept = new Map<string, { key: string; texts: string[]; chars: number }>();
   private archivedKeptChars = 0;
@@ -294,7 +294,11 @@ export class Finder {
 
   private async syncPlans(slicer: TimeSlicer): Promise<void> {
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    for (const plan of this.o.plans.list()) {
+    // The listing is one step (~12 ms for 3,000 plans): a slice of its own, as the archive's (syncArchive).
+    await slicer.pause();
+    const plans = this.o.plans.list();
+    await slicer.maybeYield();
+    for (const plan of plans) {
       current.set(docKey('plan', plan.filename), {
         stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
         doc: async () => {
@@ -312,7 +316,11 @@ export class Finder {
   }
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
+    // The archive's list is one step of ~20 ms on a large home: it starts a slice of its own, and the plans
+    // are put from the next one (docs/decisions.md, D36).
+    await slicer.pause();
     const archived = this.o.history.stories.archive();
+    await slicer.maybeYield();
     for (const [rank, plan] of archived.entries()) {
       const key = docKey('plan', plan.filename);
       // The newest archived plans are found by their text; older ones by title and name (a home where
@@ -407,11 +415,15 @@ export class Finder {
 
   private async syncSessions(slicer: TimeSlicer): Promise<void> {
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
+    // As the archive's list (syncArchive): a step of its own, then the sessions a slice at a time.
+    await slicer.pause();
     const all = this.o.history.index.allSessions();
-    this.sessionSources.clear();
+    // Swapped in whole: a query between two slices sees every session's source, old or new.
+    const sources = new Map<string, SessionSource>();
     for (const [id, source] of all) {
+      await slicer.maybeYield();
       const f = source.facts;
-      this.sessionSources.set(id, source);
+      sources.set(id, source);
       const title = sessionTitle(f);
       const modified = f.lastAt ?? f.firstAt ?? new Date(0).toISOString();
       const project = f.cwd === null ? null : lastPathSegment(f.cwd);
@@ -423,6 +435,7 @@ export class Finder {
         }),
       });
     }
+    this.sessionSources = sources;
     await this.sync((key) => key.startsWith('session:'), slicer, current);
   }
 }
