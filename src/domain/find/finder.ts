@@ -294,7 +294,7 @@ export class Finder {
 
   private async syncPlans(slicer: TimeSlicer): Promise<void> {
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    // The listing is one step (~12 ms for 3,000 plans): a slice of its own, as the archive's (syncArchive).
+    // The listing is one long step on a large home: a slice of its own, as the archive's (syncArchive).
     await slicer.pause();
     const plans = this.o.plans.list();
     await slicer.maybeYield();
@@ -316,8 +316,8 @@ export class Finder {
   }
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
-    // The archive's list is one step of ~20 ms on a large home: it starts a slice of its own, and the plans
-    // are put from the next one (docs/decisions.md, D36).
+    // The archive's list is one long step on a large home: it starts a slice of its own, and the plans are
+    // put from the next one (docs/decisions.md, D36).
     await slicer.pause();
     const archived = this.o.history.stories.archive();
     await slicer.maybeYield();
