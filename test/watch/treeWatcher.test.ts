@@ -231,12 +231,16 @@ describe('lost events, errors and close', () => {
     await mkdir(path.join(root, 'sub'), { recursive: true });
     const w = await watch(2);
     await writeFile(path.join(root, 'pending.md'), 'x');
-    await w.close();
+    // The write's event is usually still waiting out its debounce here; on a slow turn it may already have
+    // been delivered, which is no fault: what counts is that nothing comes once close() is called.
+    const delivered = events.length;
+    const closing = w.close();
+    await closing;
     expect(watched(w)).toEqual([]);
     await writeFile(path.join(root, 'sub', 'after.md'), 'x');
     await rm(root, { recursive: true });
     await sleep(400);
-    expect(events).toEqual([]);
+    expect(events.slice(delivered)).toEqual([]);
   });
 });
 
