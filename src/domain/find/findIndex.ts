@@ -4,7 +4,7 @@
 // few results a page shows.
 import { foldCase } from '../fold.js';
 import { hasFilters, type FindKind, type FindQuery, type FindTerm } from './query.js';
-import { RankIndex, swapped, type PreparedQuery, type RankTerm } from './rankIndex.js';
+import { RankIndex, type RankTerm } from './rankIndex.js';
 import { terms } from './terms.js';
 
 export interface FindDoc {
@@ -31,6 +31,14 @@ export interface RankedHit {
   score: number;
 }
 
+/** A query's hits, and what each query word matched in a hit's document. */
+export interface Found {
+  /** Every document that matches all terms and the filters, in no order (see best()). */
+  hits: RankedHit[];
+  /** One group per query term: the folded terms of the document it matched (with typos and prefixes resolved). */
+  groups(hit: RankedHit): string[][];
+}
+
 /** How much of a long body is indexed: a plan or memory file past this is found by its first part. */
 export const BODY_CHARS = 256 * 1024;
 
@@ -46,8 +54,6 @@ export function docKey(kind: FindKind, id: string): string {
 export class FindIndex {
   private readonly rank = new RankIndex<FindEntry>();
   private readonly entries = new Map<string, FindEntry>();
-  /** The last query's prepared form: a page's matchedTerms() calls reuse it. */
-  private prepared: { query: FindQuery; prepared: PreparedQuery } | null = null;
 
   get size(): number {
     return this.entries.size;
@@ -87,25 +93,16 @@ export class FindIndex {
     return this.rank.serializedBytes();
   }
 
-  /** Every document that matches all terms and the filters, in no order (see best()). */
-  find(query: FindQuery): RankedHit[] {
+  /** The documents matching `query` (see Found). */
+  find(query: FindQuery): Found {
+    const prepared = this.rank.prepare(query.terms.map(rankTerm));
     const hits: RankedHit[] = [];
     const filtered = hasFilters(query);
-    for (const { value: entry, score } of this.rank.search(this.prepare(query))) {
+    for (const { value: entry, score } of this.rank.search(prepared)) {
       if (filtered && !matchesFilters(entry, query)) continue;
       hits.push({ entry, score: Math.round(score * 1000) / 1000 });
     }
-    return hits;
-  }
-
-  /** The folded terms of a hit's document that matched the query (with typos and prefixes resolved). */
-  matchedTerms(hit: RankedHit, query: FindQuery): string[] {
-    return this.rank.matchedTerms(hit.entry.key, this.prepare(query));
-  }
-
-  private prepare(query: FindQuery): PreparedQuery {
-    if (this.prepared?.query !== query) this.prepared = { query, prepared: this.rank.prepare(query.terms.map(rankTerm)) };
-    return this.prepared.prepared;
+    return { hits, groups: (hit) => this.rank.matchedGroups(hit.entry.key, prepared) };
   }
 }
 
@@ -148,45 +145,6 @@ function typoTolerant(t: FindTerm): boolean {
 
 function rankTerm(t: FindTerm): RankTerm {
   return { term: t.term, prefix: t.prefix, typos: typoTolerant(t) };
-}
-
-/**
- * A hit's matched terms grouped by the query word each matches (as termQuery() matches: the word itself, a
- * longer word when it is a prefix, one typo): snippets rank lines by how many query words they hold. A term
- * matches every word it can; one that matches none (never, if the rules agree) joins the first group.
- */
-export function matchedGroups(matched: readonly string[], queryTerms: readonly FindTerm[]): string[][] {
-  const groups: string[][] = queryTerms.map(() => []);
-  if (groups.length === 0) return [];
-  for (const term of matched) {
-    let placed = false;
-    for (const [i, t] of queryTerms.entries()) {
-      if (!matchesTerm(t, term)) continue;
-      groups[i]!.push(term);
-      placed = true;
-    }
-    if (!placed) groups[0]!.push(term);
-  }
-  return groups;
-}
-
-function matchesTerm(t: FindTerm, term: string): boolean {
-  if (term === t.term || (t.prefix && term.startsWith(t.term))) return true;
-  if (!typoTolerant(t)) return false;
-  if (withinOneEdit(t.term, term)) return true;
-  return swapped(t.term).some((s) => term === s || (t.prefix && term.startsWith(s)));
-}
-
-/** Levenshtein distance at most 1 (by code point, as MiniSearch counts). */
-function withinOneEdit(a: string, b: string): boolean {
-  const x = [...a];
-  const y = [...b];
-  if (Math.abs(x.length - y.length) > 1) return false;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  const rest = (from: string[], at: number, to: string[], at2: number): boolean => from.slice(at).join('') === to.slice(at2).join('');
-  if (x.length === y.length) return rest(x, i + 1, y, i + 1);
-  return x.length > y.length ? rest(x, i + 1, y, i) : rest(x, i, y, i + 1);
 }
 
 function matchesFilters(entry: FindEntry, query: FindQuery): boolean {

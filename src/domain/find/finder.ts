@@ -10,7 +10,7 @@ import type { MemoryStore } from '../memory/memoryStore.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
-import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, matchedGroups, type FindDoc, type RankedHit } from './findIndex.js';
+import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
 import { termsInPieces } from './terms.js';
 import { lineInLogs } from './logLines.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
@@ -145,12 +145,20 @@ export class Finder {
     const limit = page.limit ?? 20;
     const offset = page.offset ?? 0;
     if (query.terms.length === 0 && !hasFilters(query)) return { total: 0, results: [] };
-    let hits = this.index.find(query);
-    if (query.phrases.length > 0) hits = await this.withPhrases(hits.sort(compareHits), query.phrases, page.signal);
+    const found = this.index.find(query);
+    let hits = found.hits;
+    let shown: RankedHit[];
+    if (query.phrases.length > 0) {
+      // Checked in order, so the page is the first of those kept.
+      hits = await this.withPhrases(hits.sort(compareHits), query.phrases, page.signal);
+      shown = hits.slice(offset, offset + limit);
+    } else {
+      shown = best(hits, offset + limit).slice(offset);
+    }
     const results: FindResult[] = [];
-    for (const hit of best(hits, offset + limit).slice(offset)) {
+    for (const hit of shown) {
       const { kind, id, title, project, modified } = hit.entry;
-      const snippets = await this.snippets(hit, matchedGroups(this.index.matchedTerms(hit, query), query.terms));
+      const snippets = await this.snippets(hit, found.groups(hit));
       results.push({ kind, id, title, project, modified, score: hit.score, snippets });
     }
     return { total: hits.length, results };
@@ -169,7 +177,7 @@ export class Finder {
       await slicer.maybeYield();
       signal?.throwIfAborted();
       const head = await this.textOf(hit, SNIPPET_FIRST_BYTES);
-      if (holds(head) || (head?.length === 1 && head[0]!.whole === false && holds(await this.textOf(hit)))) kept.push(hit);
+      if (holds(head) || (startOnly(head) && holds(await this.textOf(hit)))) kept.push(hit);
     }
     return kept;
   }
@@ -201,9 +209,8 @@ export class Finder {
     let parts = await this.textOf(hit, SNIPPET_FIRST_BYTES);
     if (parts === null) return [];
     // A file's start usually settles its snippets: the rest of it is read only when it does not.
-    const head = parts[0];
-    if (parts.length === 1 && head?.whole === false) {
-      const settled = settledSnippets(head.text, groups);
+    if (startOnly(parts)) {
+      const settled = settledSnippets(parts[0]!.text, groups);
       if (settled !== null) return settled;
       parts = await this.textOf(hit);
       if (parts === null) return [];
@@ -438,6 +445,11 @@ export class Finder {
     this.sessionSources = sources;
     await this.sync((key) => key.startsWith('session:'), slicer, current);
   }
+}
+
+/** Whether `parts` are a file's start only (textOf() with fewer bytes than the file has): the rest can be read. */
+function startOnly(parts: TextPart[] | null): boolean {
+  return parts?.length === 1 && parts[0]!.whole === false;
 }
 
 function sessionTitle(f: SessionFacts): string | null {

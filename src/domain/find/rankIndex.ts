@@ -104,7 +104,7 @@ export class RankIndex<T> {
     if (this.removed >= this.compactAfter && this.removed > this.slots.size) this.compact();
   }
 
-  /** The dictionary terms each query word matches, with their weights: what search() and matchedTerms() take. */
+  /** The dictionary terms each query word matches, with their weights: what search() and matchedGroups() take. */
   prepare(terms: readonly RankTerm[]): PreparedQuery {
     return { words: terms.map((t) => this.derive(t)) };
   }
@@ -142,18 +142,15 @@ export class RankIndex<T> {
     return (candidates ?? []).map((slot) => ({ value: this.values[slot]!, score: total[slot]! }));
   }
 
-  /** The dictionary terms of the query that a document holds (in any field): what it was found by. */
-  matchedTerms(key: string, query: PreparedQuery): string[] {
+  /**
+   * For each query word, the dictionary terms it matches that a document holds (in any field): what each
+   * word found in it (snippets mark those, and rank lines by how many words they hold).
+   */
+  matchedGroups(key: string, query: PreparedQuery): string[][] {
     const slot = this.slots.get(key);
-    if (slot === undefined) return [];
-    const out = new Set<string>();
-    for (const derived of query.words) {
-      for (const term of derived.keys()) {
-        // The dictionary may have lost the term since the query was prepared (the document changed).
-        if (!out.has(term) && this.dict.get(term)?.some((p) => p !== undefined && holds(p.docs, slot)) === true) out.add(term);
-      }
-    }
-    return [...out];
+    // The dictionary may have lost a term since the query was prepared (the document changed).
+    const held = (term: string) => slot !== undefined && this.dict.get(term)?.some((p) => p !== undefined && holds(p.docs, slot)) === true;
+    return query.words.map((derived) => [...derived.keys()].filter(held));
   }
 
   /** The index's size as JSON (what persisting it would take), for the benchmark. */
