@@ -28,6 +28,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'pmv-golden-'));
   await cp(FIXTURES, path.join(root, 'claude'), { recursive: true });
   viewer = await Viewer.open({ claudeDir: path.join(root, 'claude'), homeDir: root, logger: { warn: () => undefined }, watch: false, cacheDir: null });
+  await viewer.history.start();
 });
 
 afterAll(async () => {
@@ -46,7 +47,17 @@ function derivedFacts(): unknown {
     links: plans.map((p) => ({ plan: p.filename, link: viewer.sessions.linkForPlan(p.filename) })),
     cwds: viewer.sessions.knownCwds(),
     projectFolders: viewer.sessions.projectFolders().map((f) => ({ key: f.key, dir: path.relative(claude, f.dir), cwd: f.cwd })),
+    transcripts: transcriptFacts(claude),
   };
+}
+
+/** What the history index read from each log (its plan story facts, session facts and their lines), by log. */
+function transcriptFacts(claude: string): unknown {
+  const saved = viewer.history.index.toJSON() as { logs: string[] };
+  return saved.logs
+    .map((text) => JSON.parse(text) as [string, { offset: number; lines: number; facts: unknown }])
+    .map(([log, { offset, lines, facts }]) => ({ log: path.relative(claude, log), offset, lines, facts }))
+    .sort((a, b) => (a.log < b.log ? -1 : 1));
 }
 
 describe('the derivation version', () => {

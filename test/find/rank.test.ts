@@ -180,10 +180,11 @@ describe('snippets', () => {
     expect(await checkAgainstFile(answer, () => Promise.resolve(entry.filepath))).toBe(1);
   });
 
-  it('of a session point at its log lines', async () => {
+  it('of a session point at the log lines its first prompt, title and last prompt came from', async () => {
     const answer = await find('billing ');
     const snippets = answer.results[0]!.snippets;
-    expect(snippets.map((s) => s.line)).toEqual([1, 3, 4]);
+    // The last prompt is the `last-prompt` line's (5), not the earlier user line that says the same (4).
+    expect(snippets.map((s) => s.line)).toEqual([1, 3, 5]);
     expect(await checkAgainstFile(answer, () => Promise.resolve(log))).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 // The history index saved and restored (as persisted.ts does between runs): the restored index answers as
 // the one that read the logs, and anything not written by toJSON() of this version is refused whole.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryIndex } from '../../src/domain/history/historyIndex.js';
@@ -39,6 +39,29 @@ describe('HistoryIndex save and restore', () => {
     expect([...restored.allSessions()]).toEqual([...read.allSessions()]);
     expect(restored.writesTo(path.join(home.claude, 'plans', 'plan-2.md')).map((w) => w.tool)).toEqual(['Write', 'Edit']);
     expect(restored.session(uuid(3))?.facts.customTitle).toBe('Session 3');
+  });
+
+  it('knows the log line each session title and prompt came from, through appends and a restore', async () => {
+    const sessionId = uuid(9);
+    const ctx = { cwd: '/work/app', sessionId, slug: 'plan-9', at: '2026-10-09T10:00:00.000Z' };
+    const log = path.join(home.claude, 'projects', '-work-app', `${sessionId}.jsonl`);
+    await writeFile(log, [meta.aiTitle(sessionId, 'Early title'), prompt(ctx, 'First words'), prompt(ctx, 'Later words')].join('\n') + '\n');
+    const index = new HistoryIndex(() => [log]);
+    await index.refresh();
+    expect(index.lineOf(sessionId, [log], 'First words')).toEqual({ log, line: 2 });
+    expect(index.lineOf(sessionId, [log], 'Early title')).toEqual({ log, line: 1 });
+    // Read again from where the first read stopped: the numbers go on from the lines before.
+    await appendFile(log, [prompt(ctx, 'More'), meta.customTitle(sessionId, 'Named at last'), meta.lastPrompt(sessionId, 'Later words')].join('\n') + '\n');
+    await index.update(log);
+    expect(index.lineOf(sessionId, [log], 'Named at last')).toEqual({ log, line: 5 });
+    expect(index.lineOf(sessionId, [log], 'Later words')).toEqual({ log, line: 6 });
+    expect(index.lineOf(sessionId, [log], 'More')).toBeNull(); // not a text the session keeps
+    expect(index.lineOf(uuid(8), [log], 'First words')).toBeNull();
+    const restored = new HistoryIndex(() => [log]);
+    expect(await restored.restore(JSON.parse(JSON.stringify(index.toJSON())))).toBe(true);
+    await appendFile(log, meta.customTitle(sessionId, 'Renamed') + '\n');
+    await restored.update(log);
+    expect(restored.lineOf(sessionId, [log], 'Renamed')).toEqual({ log, line: 7 });
   });
 
   it('refuses another version, a torn entry or another shape, and keeps what it had', async () => {

@@ -1,5 +1,5 @@
 // LineMarker reads a log in chunks: which lines it marks must depend on the bytes only, never on where the
-// chunks are cut; and it must mark exactly the lines a whole-line reading would.
+// chunks are cut; and it must mark exactly the lines a whole-line reading would, numbered as that reading counts them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEAD_BYTES, LineMarker, type MarkedLine } from '../../src/domain/history/lineMarks.js';
@@ -16,8 +16,8 @@ const bytes = fc.array(fc.oneof(
 ), { maxLength: 80 }).map((parts) => Buffer.from(parts.join('')));
 
 /** Feeds `all` as the reader does: chunks ending at the next cut past the last one, untaken bytes again. */
-function marked(all: Buffer, cuts: number[], start = 0): ReturnType<LineMarker['finish']> {
-  const marker = new LineMarker(start);
+function marked(all: Buffer, cuts: number[], start = 0, linesBefore = 0): ReturnType<LineMarker['finish']> {
+  const marker = new LineMarker(start, linesBefore);
   const ends = [...new Set(cuts.map((c) => c % (all.length + 1)))].filter((c) => c > 0).sort((a, b) => a - b);
   let at = 0;
   let lastEnd = 0;
@@ -32,29 +32,31 @@ function marked(all: Buffer, cuts: number[], start = 0): ReturnType<LineMarker['
 }
 
 /** The definition: split into lines, look at each whole. */
-function reference(all: Buffer, start = 0): ReturnType<LineMarker['finish']> {
+function reference(all: Buffer, start = 0, linesBefore = 0): ReturnType<LineMarker['finish']> {
   const text = all.toString('latin1');
   const lines: MarkedLine[] = [];
   let offset = 0;
   let completedTo = start;
+  let complete = 0;
   const parts = text.split('\n');
   parts.forEach((line, i) => {
     if (i === parts.length - 1) return; // no newline after it: not complete
     const head = line.slice(0, HEAD_BYTES);
     const type = ['custom-title', 'ai-title', 'summary', 'last-prompt', 'cost-state', 'attachment', 'user'].find((t) => head.includes(`"type":"${t}"`)) ?? null;
     const tool = /"name":"(Write|Edit|MultiEdit|ExitPlanMode)"/.test(line);
-    const range = { start: start + offset, end: start + offset + line.length, tool, type: type as MarkedLine['type'], first: i === 0, last: i === parts.length - 2 };
+    const range = { start: start + offset, end: start + offset + line.length, number: linesBefore + i + 1, tool, type: type as MarkedLine['type'], first: i === 0, last: i === parts.length - 2 };
     if (tool || type !== null || range.first || range.last) lines.push(range);
     offset += line.length + 1;
     completedTo = start + offset;
+    complete = i + 1;
   });
-  return { lines, completedTo };
+  return { lines, completedTo, linesBefore: linesBefore + complete };
 }
 
 describe('LineMarker', () => {
   it('marks what a whole-line reading marks, however the bytes are cut', () => {
-    fc.assert(fc.property(bytes, fc.array(fc.nat(), { maxLength: 10 }), fc.nat({ max: 1000 }), (all, cuts, start) => {
-      expect(marked(all, cuts, start)).toEqual(reference(all, start));
+    fc.assert(fc.property(bytes, fc.array(fc.nat(), { maxLength: 10 }), fc.nat({ max: 1000 }), fc.nat({ max: 50 }), (all, cuts, start, linesBefore) => {
+      expect(marked(all, cuts, start, linesBefore)).toEqual(reference(all, start, linesBefore));
     }), { numRuns: 2000 });
   });
 

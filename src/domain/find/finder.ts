@@ -12,7 +12,6 @@ import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
 import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
 import { termsInPieces } from './terms.js';
-import { lineInLogs } from './logLines.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Snippet } from './snippets.js';
 
@@ -231,9 +230,9 @@ export class Finder {
         out.push(...found);
         continue;
       }
-      // A session's snippet points at the log line holding the prompt or title it came from.
+      // A session's snippet points at the log line the prompt or title came from (noted when the log was read).
       if (found.length === 0) continue;
-      const at = await lineInLogs(part.log, part.text);
+      const at = this.o.history.index.lineOf(hit.entry.id, part.log, part.text);
       if (at !== null && !out.some((s) => s.line === at.line)) out.push({ ...found[0]!, line: at.line });
     }
     return out.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line);
@@ -387,12 +386,17 @@ export class Finder {
     const story = this.o.history.stories.story(filename);
     if (story === null) return [];
     const texts: string[] = [];
+    const seen = new Set<string>();
     let chars = 0;
     for (let i = story.versions.length - 1; i >= 0 && chars < BODY_CHARS; i--) {
       const text = story.contents.get(story.versions[i]!.id);
-      if (text === undefined || texts.includes(text)) continue;
-      texts.push(text);
-      chars += text.length;
+      if (text === undefined || seen.has(text)) continue;
+      seen.add(text);
+      // Only what the index holds (bodyOf: the first BODY_CHARS of the texts joined) is kept: snippets
+      // point into that, and a multi-MB version stays small enough to keep (archivedKept).
+      const kept = text.length > BODY_CHARS - chars ? text.slice(0, BODY_CHARS - chars) : text;
+      texts.push(kept);
+      chars += kept.length;
     }
     return texts;
   }

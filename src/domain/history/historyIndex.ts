@@ -3,10 +3,11 @@
 // later starts restore what was read (persisted.ts) and read only what was appended since.
 import { TimeSlicer } from '../timeSlicer.js';
 import { readHistoryLog, type HistoryLog } from './historyLog.js';
-import { emptySessionFacts, type ExitCall, type FileWrite, type ModeChange, type SessionFacts } from './transcriptFacts.js';
+import { emptySessionFacts, type ExitCall, type FileWrite, type ModeChange, type SessionFacts, type SessionText } from './transcriptFacts.js';
 
 const FORMAT = 'plan-memory-viewer/history';
 const VERSION = 2;
+const SESSION_TEXTS: readonly SessionText[] = ['customTitle', 'aiTitle', 'summary', 'firstPrompt', 'lastPrompt'];
 
 /** A write with the log that holds it (its content is read from there). */
 export interface LoggedWrite extends FileWrite {
@@ -129,6 +130,24 @@ export class HistoryIndex {
       merged = mergeSession(merged ?? emptySessionFacts(), facts);
     }
     return merged === null ? null : { facts: merged, logs };
+  }
+
+  /**
+   * The log and 1-based line a session's title or prompt came from, among `logs`; null when none of them
+   * gave the session that text.
+   */
+  lineOf(sessionId: string, logs: readonly string[], text: string): { log: string; line: number } | null {
+    for (const log of logs) {
+      const facts = this.logs.get(log)?.facts;
+      const session = facts?.sessions[sessionId];
+      const lines = facts?.lines[sessionId];
+      if (session === undefined || lines === undefined) continue;
+      for (const key of SESSION_TEXTS) {
+        const line = lines[key];
+        if (line !== undefined && session[key] === text) return { log, line };
+      }
+    }
+    return null;
   }
 
   /** Every session's facts, merged over its logs (its own and its subagents'), in one pass. */
@@ -255,6 +274,7 @@ function isHistoryLog(value: unknown): value is HistoryLog {
   const v = value as Record<string, unknown>;
   const facts = v.facts as Record<string, unknown> | undefined;
   return typeof v.size === 'number' && typeof v.mtimeMs === 'number' && typeof v.ino === 'number' && typeof v.offset === 'number' &&
-    typeof facts === 'object' && facts !== null && Array.isArray(facts.writes) && Array.isArray(facts.exits) &&
-    Array.isArray(facts.modes) && typeof facts.sessions === 'object' && facts.sessions !== null;
+    typeof v.lines === 'number' && typeof facts === 'object' && facts !== null && Array.isArray(facts.writes) && Array.isArray(facts.exits) &&
+    Array.isArray(facts.modes) && typeof facts.sessions === 'object' && facts.sessions !== null &&
+    typeof facts.lines === 'object' && facts.lines !== null;
 }

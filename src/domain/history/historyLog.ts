@@ -29,6 +29,8 @@ export interface HistoryLog {
   ino: number;
   /** Just past the last `\n` read. */
   offset: number;
+  /** How many lines the log holds before `offset`. */
+  lines: number;
   facts: TranscriptFacts;
 }
 
@@ -73,7 +75,7 @@ export async function readHistoryLog(file: string, previous: HistoryLog | null, 
       if (readSync(fd, probe, 0, 1, base.offset - 1) !== 1 || probe[0] !== NEWLINE) base = null;
     }
     const start = base?.offset ?? 0;
-    const marker = new LineMarker(start);
+    const marker = new LineMarker(start, base?.lines ?? 0);
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     for (let position = start; position < st.size;) {
       await slicer.maybeYield();
@@ -94,9 +96,9 @@ export async function readHistoryLog(file: string, previous: HistoryLog | null, 
       // prompt may be long, and is parsed whole.
       const skeleton = range.tool && range.type !== 'user' && bytes !== null && bytes.length > SKELETON_LINE_BYTES;
       const line = bytes && parseLine(skeleton ? withoutLongStrings(bytes, MAX_KEPT_STRING_BYTES) : bytes);
-      if (line) applyLine(facts, line, { start: range.start, end: range.end }, owner);
+      if (line) applyLine(facts, line, { start: range.start, end: range.end }, range.number, owner);
     }
-    return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, offset: marked.completedTo, facts };
+    return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, offset: marked.completedTo, lines: marked.linesBefore, facts };
   } catch {
     return null;
   } finally {

@@ -28,6 +28,8 @@ export interface LineRange {
 
 /** A marked line and why: a tool call in it, the type its head names, its place among the pass's lines. */
 export interface MarkedLine extends LineRange {
+  /** Its 1-based line number in the file. */
+  number: number;
   tool: boolean;
   type: HeadType | null;
   first: boolean;
@@ -39,6 +41,8 @@ export interface MarkedLines {
   lines: MarkedLine[];
   /** Just past the last `\n` seen: where the next pass starts (a partial line is read again then). */
   completedTo: number;
+  /** How many lines the file holds before `completedTo`: the next pass's line numbers go on from it. */
+  linesBefore: number;
 }
 
 export class LineMarker {
@@ -55,10 +59,12 @@ export class LineMarker {
   private readonly lines: MarkedLine[] = [];
   private first = true;
   private lastComplete: MarkedLine | null = null;
+  private lineNumber: number;
 
-  /** `start`: the file offset the pass starts at (always a line start). */
-  constructor(start: number) {
+  /** `start`: the file offset the pass starts at (always a line start), after `linesBefore` lines. */
+  constructor(start: number, private readonly linesBefore = 0) {
     this.lineStart = start;
+    this.lineNumber = linesBefore + 1;
   }
 
   /**
@@ -89,7 +95,9 @@ export class LineMarker {
       last.last = true;
       if (this.lines.at(-1) !== last) this.lines.push(last);
     }
-    return { lines: this.lines, completedTo: last !== null ? last.end + 1 : this.lineStart };
+    return last !== null
+      ? { lines: this.lines, completedTo: last.end + 1, linesBefore: last.number }
+      : { lines: this.lines, completedTo: this.lineStart, linesBefore: this.linesBefore };
   }
 
   /**
@@ -136,7 +144,7 @@ export class LineMarker {
     while (this.toolHits.length > 0 && this.toolHits[0]! < end) {
       if (this.toolHits.shift()! >= this.lineStart) tool = true;
     }
-    const line: MarkedLine = { start: this.lineStart, end, tool, type: this.headType ?? null, first: this.first, last: false };
+    const line: MarkedLine = { start: this.lineStart, end, number: this.lineNumber++, tool, type: this.headType ?? null, first: this.first, last: false };
     if (tool || line.type !== null || this.first) this.lines.push(line);
     this.first = false;
     this.lastComplete = line;

@@ -57,15 +57,22 @@ export interface SessionFacts {
   linesRemoved: number | null;
 }
 
+/** The session texts a search can point into the log for. */
+export type SessionText = 'customTitle' | 'aiTitle' | 'summary' | 'firstPrompt' | 'lastPrompt';
+
+/** The 1-based line of this log each of a session's texts came from (a search result points there). */
+export type SessionLines = Partial<Record<SessionText, number>>;
+
 export interface TranscriptFacts {
   writes: FileWrite[];
   exits: ExitCall[];
   modes: ModeChange[];
   sessions: Record<string, SessionFacts>;
+  lines: Record<string, SessionLines>;
 }
 
 export function emptyTranscriptFacts(): TranscriptFacts {
-  return { writes: [], exits: [], modes: [], sessions: {} };
+  return { writes: [], exits: [], modes: [], sessions: {}, lines: {} };
 }
 
 export function emptySessionFacts(): SessionFacts {
@@ -108,11 +115,19 @@ export interface LogOwner {
   agentId: string | null;
 }
 
-/** Folds one parsed line into the facts of its log. */
-export function applyLine(facts: TranscriptFacts, line: Json, range: LineRange, owner: LogOwner): void {
+/** A session's facts and the lines its texts came from, with the number of the line being folded in. */
+interface SessionAt {
+  facts: SessionFacts;
+  lines: SessionLines;
+  number: number;
+}
+
+/** Folds one parsed line, the `number`th of its log, into the facts of its log. */
+export function applyLine(facts: TranscriptFacts, line: Json, range: LineRange, number: number, owner: LogOwner): void {
   const sessionId = text(line.sessionId) ?? owner.sessionId;
   const at = text(line.timestamp);
-  const session = sessionId === null ? null : (facts.sessions[sessionId] ??= emptySessionFacts());
+  const session: SessionAt | null = sessionId === null ? null
+    : { facts: (facts.sessions[sessionId] ??= emptySessionFacts()), lines: (facts.lines[sessionId] ??= {}), number };
   if (session !== null) noteSession(session, line, at);
   const type = line.type;
   if (type === 'assistant') noteToolCalls(facts, line, range, { at, sessionId, agentId: text(line.agentId) ?? owner.agentId });
@@ -120,19 +135,28 @@ export function applyLine(facts: TranscriptFacts, line: Json, range: LineRange, 
   else if (type === 'attachment') noteAttachment(facts, line, at, sessionId);
 }
 
-function noteSession(session: SessionFacts, line: Json, at: string | null): void {
+/** Sets one of the session's texts when the line holds one, and notes the line it came from. */
+function setText(session: SessionAt, key: SessionText, value: unknown): void {
+  const found = clip(text(value));
+  if (found === null) return;
+  session.facts[key] = found;
+  session.lines[key] = session.number;
+}
+
+function noteSession(where: SessionAt, line: Json, at: string | null): void {
+  const session = where.facts;
   switch (line.type) {
     case 'custom-title':
-      session.customTitle = clip(text(line.customTitle)) ?? session.customTitle;
+      setText(where, 'customTitle', line.customTitle);
       return;
     case 'ai-title':
-      session.aiTitle = clip(text(line.aiTitle)) ?? session.aiTitle;
+      setText(where, 'aiTitle', line.aiTitle);
       return;
     case 'summary':
-      session.summary = clip(text(line.summary)) ?? session.summary;
+      setText(where, 'summary', line.summary);
       return;
     case 'last-prompt':
-      session.lastPrompt = clip(text(line.lastPrompt)) ?? session.lastPrompt;
+      setText(where, 'lastPrompt', line.lastPrompt);
       return;
     case 'cost-state':
       if (typeof line.totalCostUSD === 'number') session.costUsd = line.totalCostUSD;
@@ -184,17 +208,17 @@ function resultText(content: unknown): string {
   return content.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).join('\n');
 }
 
-function noteUserLine(facts: TranscriptFacts, session: SessionFacts | null, line: Json): void {
+function noteUserLine(facts: TranscriptFacts, session: SessionAt | null, line: Json): void {
   const message = line.message;
   if (!isObject(message)) return;
   if (typeof message.content === 'string') {
-    if (session !== null && session.firstPrompt === null && !line.isMeta) session.firstPrompt = clip(text(message.content));
+    if (session !== null && session.facts.firstPrompt === null && !line.isMeta) setText(session, 'firstPrompt', message.content);
     return;
   }
   for (const item of contentItems(line)) {
     if (!isObject(item)) continue;
-    if (item.type === 'text' && session !== null && session.firstPrompt === null && !line.isMeta) {
-      session.firstPrompt = clip(text(item.text));
+    if (item.type === 'text' && session !== null && session.facts.firstPrompt === null && !line.isMeta) {
+      setText(session, 'firstPrompt', item.text);
     } else if (item.type === 'tool_result' && typeof item.tool_use_id === 'string') {
       const exit = facts.exits.find((e) => e.toolUseId === item.tool_use_id);
       if (exit === undefined) continue;
