@@ -33,7 +33,13 @@ export default tseslint.config(
     // The rules of hooks. The plugin's React Compiler rules (refs, set-state-in-effect ...) are left out:
     // the UI is not compiled by the React Compiler, and they reject patterns it uses on purpose (the
     // latest handler kept in a ref written during render, see ui/commands.ts).
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // Preact, which the UI runs on (web/vite.config.ts), leaves autoFocus to the browser, which does not
+      // act on it for elements added later: an element is focused by code when it appears.
+      'no-restricted-syntax': ['error', { selector: "JSXAttribute[name.name='autoFocus']", message: 'Focus the element in an effect: Preact does not act on autoFocus.' }],
+    },
   },
   {
     // CommonJS scripts (the bin): Node's require, which an ES module entry would make Node's module loader pay for.

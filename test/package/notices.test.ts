@@ -53,7 +53,7 @@ describe('the third-party notices', () => {
     const web = await packagesInMaps(WEB_MAPS, WEB_ASSETS);
     // The maps were found and read: the server has fastify, the UI its renderers.
     for (const pkg of ['fastify', 'yaml', 'typebox']) expect([...server].some((p) => p.startsWith(`${pkg}@`))).toBe(true);
-    for (const pkg of ['react', 'react-dom', 'mermaid', 'katex', 'cytoscape', 'dompurify', 'highlight.js', 'markdown-it']) {
+    for (const pkg of ['preact', 'mermaid', 'katex', 'cytoscape', 'dompurify', 'highlight.js', 'markdown-it']) {
       expect([...web].some((p) => p.startsWith(`${pkg}@`))).toBe(true);
     }
     expect([...server].filter((p) => !listed.has(p))).toEqual([]);
@@ -68,8 +68,8 @@ describe('the third-party notices', () => {
       // The license's own words are there, not only its name.
       expect(notice.body.length, notice.name).toBeGreaterThan(300);
     }
-    const react = notices.find((n) => n.name === 'react')!;
-    expect(react.body).toContain('Permission is hereby granted');
-    expect(react.body).toContain('Copyright (c) Meta Platforms, Inc. and affiliates.');
+    const preact = notices.find((n) => n.name === 'preact')!;
+    expect(preact.body).toContain('Permission is hereby granted');
+    expect(preact.body).toContain('Copyright (c) 2015-present Jason Miller');
   });
 });

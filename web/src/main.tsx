@@ -1,3 +1,5 @@
+// First: it adjusts how Preact sets props before any element is created.
+import './preactProps';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -1,7 +1,7 @@
 // Multi-select project filter with the number of plans per project. A home can have hundreds of
 // projects, so the popup is a combobox: type to narrow the list, ↑ ↓ to move, Enter to tick or untick,
 // Esc to close (the ARIA combobox pattern with a multi-select listbox).
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { foldCase } from '../search/fold';
 import { formatCount } from '../ui/format';
 import { NO_PROJECT } from './planQuery';
@@ -24,6 +24,7 @@ export function ProjectFilter({ counts, selected, onChange }: Props) {
   const [active, setActive] = useState(0);
   const ref = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const set = new Set(selected);
 
@@ -59,6 +60,12 @@ export function ProjectFilter({ counts, selected, onChange }: Props) {
       document.removeEventListener('pointerdown', onDown);
       window.removeEventListener('keydown', onKey, true);
     };
+  }, [open]);
+
+  // Opened, typing goes to the text field. Focused here, not by autoFocus: Preact (web/vite.config.ts)
+  // leaves autoFocus to the browser, which ignores it on an element added to a page already in use.
+  useLayoutEffect(() => {
+    if (open) inputRef.current?.focus();
   }, [open]);
 
   // Keep the active option in view as the arrows move it.
@@ -114,6 +121,7 @@ export function ProjectFilter({ counts, selected, onChange }: Props) {
         <div className="popover" role="group" aria-label="Filter by project">
           <div className="popover-actions">
             <input
+              ref={inputRef}
               type="text"
               className="filter-input"
               role="combobox"
@@ -124,7 +132,6 @@ export function ProjectFilter({ counts, selected, onChange }: Props) {
               aria-activedescendant={activeIndex >= 0 ? optionId(activeIndex) : undefined}
               placeholder={`Filter ${formatCount(counts.length)} projects`}
               value={text}
-              autoFocus
               spellCheck={false}
               autoComplete="off"
               onChange={(e) => {
