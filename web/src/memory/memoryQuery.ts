@@ -66,11 +66,12 @@ export function groupSources(sources: MemorySource[]): { project: string; source
   }));
 }
 
+/** One collator for every comparison: localeCompare() with options builds one per call. */
+const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
+
 /** Index first, then topics by name. */
 export function orderEntries(entries: MemoryEntry[]): MemoryEntry[] {
-  return [...entries].sort(
-    (a, b) => Number(b.isIndex) - Number(a.isIndex) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
-  );
+  return [...entries].sort((a, b) => Number(b.isIndex) - Number(a.isIndex) || byName.compare(a.name, b.name));
 }
 
 type Group = { project: string; sources: MemorySource[] };
