@@ -100,11 +100,20 @@ export function readRegularFileSync(file: string, links?: LinkResolver): { bytes
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
 }
 
-/** A file's first bytes as text, and whether they are the whole file. */
+/**
+ * A file's first bytes as text, in pieces (joined, they are the text), and whether they are the whole
+ * file. Each piece but the last ends with a newline.
+ */
 export interface Head {
-  text: string;
+  pieces: string[];
   whole: boolean;
 }
+
+/**
+ * Bytes decoded per piece of a head. One string of a few hundred KB is allocated where large objects go,
+ * which costs several times the decoding itself (docs/decisions.md, D41).
+ */
+const HEAD_PIECE_BYTES = 16 * 1024;
 
 /** The first `maxBytes` of a regular file as text, read as readRegularFileSync() reads (null: see there). */
 export function readHeadSync(file: string, maxBytes: number, links?: LinkResolver): Head | null {
@@ -116,8 +125,28 @@ export function readHeadSync(file: string, maxBytes: number, links?: LinkResolve
       if (n === 0) break;
       filled += n;
     }
-    return { text: bytes.toString('utf8', 0, filled), whole: stats.size <= maxBytes };
+    return { pieces: decodeInPieces(bytes.subarray(0, filled), HEAD_PIECE_BYTES), whole: stats.size <= maxBytes };
   }, links);
+}
+
+/**
+ * `bytes` as UTF-8 text in pieces of about `pieceBytes`, each cut just after a newline (a line longer than
+ * that stays whole in its piece): a newline is one byte no other character's bytes contain, so the pieces
+ * joined are exactly the text decoded at once.
+ */
+export function decodeInPieces(bytes: Buffer, pieceBytes: number): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < bytes.length;) {
+    let end = bytes.length;
+    if (start + pieceBytes < bytes.length) {
+      const before = bytes.lastIndexOf(0x0a, start + pieceBytes - 1);
+      const after = before >= start ? before : bytes.indexOf(0x0a, start + pieceBytes);
+      if (after !== -1) end = after + 1;
+    }
+    pieces.push(bytes.toString('utf8', start, end));
+    start = end;
+  }
+  return pieces;
 }
 
 /** stat() that answers null instead of throwing. */

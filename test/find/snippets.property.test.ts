@@ -3,7 +3,8 @@
 // and a text's start that settles its snippets (settledSnippets) must give the whole text's.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutSnippets, MAX_SNIPPETS, settledSnippets, type MatchedGroups } from '../../src/domain/find/snippets.js';
+import { cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups } from '../../src/domain/find/snippets.js';
+import { decodeInPieces } from '../../src/domain/files.js';
 import { foldTerm, words } from '../../src/domain/find/terms.js';
 
 /**
@@ -79,5 +80,62 @@ describe('cutSnippets', () => {
     expect(settledSnippets('test cafe\ncafe test\ntest\n', [['test'], ['cafe']])).toBeNull();
     // The line the start cuts is not looked at.
     expect(settledSnippets('test cafe\ncafe test\ntest cafe', [['test'], ['cafe']])).toBeNull();
+  });
+});
+
+/** `t` cut just after some of its newlines (the pieces files.ts reads a head in); `cuts` picks which. */
+function piecesOf(t: string, cuts: number[]): string[] {
+  const newlines = [...t.matchAll(/\n/g)].map((m) => m.index + 1);
+  const at = [...new Set(cuts.map((c) => newlines[c % Math.max(1, newlines.length)]).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const end of at) {
+    if (end > start) pieces.push(t.slice(start, end));
+    start = end;
+  }
+  if (start < t.length || pieces.length === 0) pieces.push(t.slice(start));
+  return pieces;
+}
+
+describe('snippets of a text in pieces', () => {
+  it('are the joined text\'s, settled or not, wherever the pieces are cut', () => {
+    fc.assert(fc.property(text, matched, fc.array(fc.nat(), { maxLength: 8 }), fc.nat(), (t, m, cuts, headCut) => {
+      const pieces = piecesOf(t, cuts);
+      expect(pieces.join('')).toBe(t);
+      expect(cutSnippets(pieces, m)).toEqual(cutSnippets(t, m));
+      const head = t.slice(0, headCut % (t.length + 1));
+      expect(settledSnippets(piecesOf(head, cuts), m)).toEqual(settledSnippets(head, m));
+      // Pieces that break the rule (one not ending with a newline) are joined first, never misread.
+      const broken = [t.slice(0, headCut % (t.length + 1)), t.slice(headCut % (t.length + 1))];
+      expect(cutSnippets(broken, m)).toEqual(cutSnippets(t, m));
+    }), { numRuns: 3000 });
+  });
+
+  it('stop where the text\'s first SCAN_CHARS stop, in whichever piece that is', () => {
+    const line = 'filler words here\n';
+    const lines = Math.ceil(SCAN_CHARS / line.length) + 50;
+    // Matches before the limit, one straddling it, and one past it.
+    const at = Math.floor(SCAN_CHARS / line.length);
+    const all = Array.from({ length: lines }, (_, i) => (i === 3 || i === at || i === at + 10 ? 'test cafe here\n' : line));
+    const t = all.join('');
+    for (const size of [1000, 16 * 1024, SCAN_CHARS - 1, SCAN_CHARS + 7]) {
+      const pieces = decodeInPieces(Buffer.from(t), size);
+      expect(pieces.join('')).toBe(t);
+      expect(cutSnippets(pieces, [['test'], ['cafe']])).toEqual(cutSnippets(t, [['test'], ['cafe']]));
+    }
+  });
+});
+
+describe('decodeInPieces', () => {
+  const chunk = fc.oneof(fc.constantFrom('\n', '\n', 'é', '日本', '😀', 'ab', '\r\n'), fc.string({ maxLength: 10 }), fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b).toString('latin1')));
+  it('gives the text decoded at once, each piece but the last ending with a newline', () => {
+    fc.assert(fc.property(fc.array(chunk, { maxLength: 60 }), fc.boolean(), fc.integer({ min: 1, max: 40 }), (parts, raw, size) => {
+      // Raw bytes too (torn UTF-8 sequences, lone continuation bytes): decoded the same either way.
+      const bytes = raw ? Buffer.from(parts.join(''), 'latin1') : Buffer.from(parts.join(''));
+      const pieces = decodeInPieces(bytes, size);
+      expect(pieces.join('')).toBe(bytes.toString('utf8'));
+      for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
+      expect(pieces.every((piece) => piece.length > 0)).toBe(true);
+    }), { numRuns: 3000 });
   });
 });

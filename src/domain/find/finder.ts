@@ -13,7 +13,7 @@ import type { Logger } from '../types.js';
 import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
 import { termsInPieces } from './terms.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
-import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Snippet } from './snippets.js';
+import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
 
 export { FindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -76,7 +76,8 @@ const ARCHIVED_TEXTS_KEPT_CHARS = 4 * 1024 * 1024;
 
 /** A text snippets are cut from: a file's start (`whole`: the file ends there), an archived version, a prompt. */
 interface TextPart {
-  text: string;
+  /** A file's head comes in pieces (files.ts). */
+  text: string | Pieces;
   whole?: boolean;
   /** A session's logs: the text is a prompt or title found in one of them. */
   log?: string[];
@@ -170,7 +171,7 @@ export class Finder {
    */
   private async withPhrases(hits: RankedHit[], phrases: readonly string[][], signal: AbortSignal | undefined): Promise<RankedHit[]> {
     const slicer = new TimeSlicer();
-    const holds = (parts: TextPart[] | null) => parts !== null && phrases.every((phrase) => parts.some((part) => containsPhrase(part.text, phrase)));
+    const holds = (parts: TextPart[] | null) => parts !== null && phrases.every((phrase) => parts.some((part) => containsPhrase(joined(part.text), phrase)));
     const kept: RankedHit[] = [];
     for (const hit of hits) {
       await slicer.maybeYield();
@@ -189,14 +190,14 @@ export class Finder {
     const { kind, id, title } = hit.entry;
     if (kind === 'plan') {
       const head = this.o.plans.headSync(id, bytes);
-      if (head !== null) return [head];
+      if (head !== null) return [{ text: head.pieces, whole: head.whole }];
       // An archived plan indexed by its title and name only (see syncArchive) was found by those.
       const texts = this.stamps.get(docKey('plan', id))?.endsWith(WITH_TEXT) === true ? this.archivedTexts(id) : [];
       return [...texts.map((text) => ({ text, archived: true })), { text: `${title}\n${id}` }];
     }
     if (kind === 'memory') {
       const head = await this.o.memory.head(id, bytes);
-      return head === null ? null : [head];
+      return head === null ? null : [{ text: head.pieces, whole: head.whole }];
     }
     const source = this.sessionSources.get(id);
     if (source === undefined) return null;
@@ -232,7 +233,7 @@ export class Finder {
       }
       // A session's snippet points at the log line the prompt or title came from (noted when the log was read).
       if (found.length === 0) continue;
-      const at = this.o.history.index.lineOf(hit.entry.id, part.log, part.text);
+      const at = this.o.history.index.lineOf(hit.entry.id, part.log, joined(part.text));
       if (at !== null && !out.some((s) => s.line === at.line)) out.push({ ...found[0]!, line: at.line });
     }
     return out.slice(0, MAX_SNIPPETS).sort((a, b) => a.line - b.line);
@@ -449,6 +450,11 @@ export class Finder {
     this.sessionSources = sources;
     await this.sync((key) => key.startsWith('session:'), slicer, current);
   }
+}
+
+/** A part's text in one string (a file's head comes in pieces: see files.ts). */
+function joined(text: string | Pieces): string {
+  return typeof text === 'string' ? text : text.join('');
 }
 
 /** Whether `parts` are a file's start only (textOf() with fewer bytes than the file has): the rest can be read. */

@@ -28,8 +28,8 @@ export type MatchedGroups = readonly (readonly string[])[];
  * order. The definition this must agree with, word by word on every line, is pinned by
  * test/find/snippets.property.test.ts.
  */
-export function cutSnippets(text: string, groups: MatchedGroups, firstLine = 1): Snippet[] {
-  return scan(text, groups, firstLine, true) ?? [];
+export function cutSnippets(text: string | Pieces, groups: MatchedGroups, firstLine = 1): Snippet[] {
+  return scan(asPieces(text), groups, firstLine, true) ?? [];
 }
 
 /**
@@ -37,8 +37,21 @@ export function cutSnippets(text: string, groups: MatchedGroups, firstLine = 1):
  * every query word: nothing after them can enter, since earlier lines win among equals), else null. Only
  * the lines `head` ends (up to its last newline) are looked at.
  */
-export function settledSnippets(head: string, groups: MatchedGroups, firstLine = 1): Snippet[] | null {
-  return scan(head, groups, firstLine, false);
+export function settledSnippets(head: string | Pieces, groups: MatchedGroups, firstLine = 1): Snippet[] | null {
+  return scan(asPieces(head), groups, firstLine, false);
+}
+
+/**
+ * A text in consecutive pieces, each but the last ending with a newline (files.ts reads heads so: a large
+ * string costs more to allocate than to decode). Snippets of the pieces are the joined text's.
+ */
+export type Pieces = readonly string[];
+
+/** `text` as pieces that keep that rule (a piece that breaks it is joined to the next). */
+function asPieces(text: string | Pieces): Pieces {
+  if (typeof text === 'string') return [text];
+  const broken = text.findIndex((piece, i) => i < text.length - 1 && !piece.endsWith('\n'));
+  return broken === -1 ? text : [...text.slice(0, broken), text.slice(broken).join('')];
 }
 
 /**
@@ -48,29 +61,39 @@ export function settledSnippets(head: string, groups: MatchedGroups, firstLine =
  * not looked at. Otherwise the other lines are counted in the order of their bound, until no line left can
  * enter the best ones.
  */
-function scan(text: string, groups: MatchedGroups, firstLine: number, whole: boolean): Snippet[] | null {
+function scan(pieces: Pieces, groups: MatchedGroups, firstLine: number, whole: boolean): Snippet[] | null {
   const queryWords = groups.filter((g) => g.length > 0);
   if (queryWords.length === 0) return [];
-  const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
-  const ends = whole ? scanned.length : scanned.lastIndexOf('\n');
   const candidates: { index: number; bound: number; raw: string }[] = [];
   const counted = new Map<number, Counted | null>();
   let complete = 0;
-  for (let start = 0, index = 0; start <= ends && complete < MAX_SNIPPETS; index++) {
-    let end = scanned.indexOf('\n', start);
-    if (end === -1 || end > ends) end = ends;
-    const raw = scanned.slice(start, end);
-    start = end + 1;
-    const folded = foldLine(raw);
-    let bound = 0;
-    for (const group of queryWords) if (group.some((term) => folded.includes(term))) bound++;
-    if (bound === 0) continue;
-    candidates.push({ index, bound, raw });
-    if (bound === queryWords.length) {
-      const c = count(raw, index + firstLine, queryWords);
-      counted.set(index, c);
-      if (c?.distinct === queryWords.length) complete++;
+  let index = 0;
+  let budget = SCAN_CHARS;
+  for (let p = 0; p < pieces.length && complete < MAX_SNIPPETS; p++) {
+    const piece = pieces[p]!;
+    // The scanned text (its first SCAN_CHARS) ends in this piece: its last line follows `whole`. An earlier
+    // piece ends with a newline, and its lines are all the lines it ends.
+    const final = p === pieces.length - 1 || piece.length >= budget;
+    const scanned = piece.length > budget ? piece.slice(0, budget) : piece;
+    budget -= scanned.length;
+    const ends = !final ? scanned.length - 1 : whole ? scanned.length : scanned.lastIndexOf('\n');
+    for (let start = 0; start <= ends && complete < MAX_SNIPPETS; index++) {
+      let end = scanned.indexOf('\n', start);
+      if (end === -1 || end > ends) end = ends;
+      const raw = scanned.slice(start, end);
+      start = end + 1;
+      const folded = foldLine(raw);
+      let bound = 0;
+      for (const group of queryWords) if (group.some((term) => folded.includes(term))) bound++;
+      if (bound === 0) continue;
+      candidates.push({ index, bound, raw });
+      if (bound === queryWords.length) {
+        const c = count(raw, index + firstLine, queryWords);
+        counted.set(index, c);
+        if (c?.distinct === queryWords.length) complete++;
+      }
     }
+    if (final) break;
   }
   if (!whole && complete < MAX_SNIPPETS) return null;
   candidates.sort((a, b) => b.bound - a.bound || a.index - b.index);
