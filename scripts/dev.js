@@ -1,6 +1,7 @@
 // `npm run dev`: the service from src/ under `tsx watch` (restarted whenever a file it loads changes)
-// and Vite's dev server for the UI (the page reloads on a change), which proxies /api, the event stream
-// included, to it (web/vite.config.ts). Arguments after `--` go to the service: `npm run dev -- --demo`.
+// and Vite's dev server for the UI (hot reload: an edited component is swapped into the open page and
+// keeps its state, through Prefresh), which proxies /api, the event stream included, to it
+// (web/vite.config.ts). Arguments after `--` go to the service: `npm run dev -- --demo`.
 // Ports: PMV_API_PORT (default 3001) for the service, PMV_UI_PORT (default 5173) for the page to open.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,7 @@ process.once('exit', () => {
 
 const ui = await createServer({ configFile: fileURLToPath(new URL('../web/vite.config.ts', import.meta.url)) });
 await ui.listen();
-process.stdout.write(`\nDev UI (reloads on a change, /api proxied to 127.0.0.1:${process.env.PMV_API_PORT}):\n`);
+process.stdout.write(`\nDev UI (hot reload, /api proxied to 127.0.0.1:${process.env.PMV_API_PORT}):\n`);
 ui.printUrls();
 
 let stopping = false;

@@ -1,9 +1,10 @@
 // Vite build of the UI into dist/web. The server serves index.html at `/` and the hashed files
 // under /assets/ with a strict CSP, so nothing may be inlined: no inline script, no data: fonts,
 // no module-preload polyfill.
-// Also the dev server of `npm run dev` (scripts/dev.js): the UI, reloaded on a change (stylesheets are
-// swapped in place), /api proxied to the service running from src/.
-import { defineConfig, type ProxyOptions } from 'vite';
+// Also the dev server of `npm run dev` (scripts/dev.js): the UI, hot-reloaded on a change (an edited
+// component is swapped in place and keeps its state, stylesheets too), /api proxied to the service
+// running from src/.
+import { defineConfig, type PluginOption, type ProxyOptions } from 'vite';
 
 const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
@@ -46,14 +47,38 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
 ];
 
-export default defineConfig({
+/**
+ * Hot reload, for the dev server only: Prefresh, Preact's Fast Refresh (@vitejs/plugin-react's only
+ * updates React's renderer: under Preact an edit would be accepted and never shown). An edited
+ * component module is swapped in place and its components keep their state; an edit elsewhere (a .ts
+ * module it does not refresh) goes up to the modules importing it, up to a full reload.
+ * (A .tsx module's other exports are swapped too: their importers keep the old ones until a reload.)
+ * @prefresh/vite rather than @preact/preset-vite: the preset (2.10) sets aliases and a JSX source of
+ * its own, in builds too (preact/jsx-runtime, where ours is compat's), adds devtools and prerendering,
+ * and runs the refresh transform through Babel with the older @prefresh/vite 2.x. @prefresh/vite 4 on
+ * Vite 8 has Vite's oxc transform emit the refresh registrations, keeping the oxc options below
+ * (automatic runtime from 'react', aliased to preact/compat, whose `preact` is the one Prefresh hooks).
+ * Its optional Babel fallback (the optional peers @babel/core and @prefresh/babel-plugin, run on the
+ * modules oxc registered nothing in) is left out on purpose: it takes capitalized classes for
+ * components (ApiError in api/client.ts, VersionTexts in history/useHistory.ts), and an edit of such a
+ * module was then swapped into it alone, its importers still running the old code. Never part of a
+ * build: its plugins rewrite the oxc options, and the production bundle must stay as it is (a build
+ * does not even load it).
+ */
+async function devPlugins(command: 'build' | 'serve'): Promise<PluginOption[]> {
+  if (command !== 'serve') return [];
+  const { default: prefresh } = await import('@prefresh/vite');
+  return [await prefresh()];
+}
+
+export default defineConfig(({ command }) => ({
   root: webRoot,
   base: '/',
   resolve: { alias: preactCompat },
   // JSX compiles to React's automatic runtime (react/jsx-runtime, aliased above), as web/tsconfig.json
-  // type-checks it. No @vitejs/plugin-react: its Fast Refresh only updates React's own renderer, so under
-  // Preact an edit would be accepted and never shown; without it Vite reloads the page on a script's change.
+  // type-checks it.
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  plugins: [devPlugins(command)],
   publicDir: false,
   server: { host: '127.0.0.1', port: uiPort, strictPort: true, proxy: { '/api': api } },
   build: {
@@ -68,4 +93,4 @@ export default defineConfig({
     // mermaid is loaded on demand and is large; its chunks never load unless a plan has a diagram.
     chunkSizeWarningLimit: 4096,
   },
-});
+}));

@@ -1,6 +1,7 @@
 // `npm run dev`: Vite's dev server (web/vite.config.ts) proxies /api to the service, and what the
 // service's perimeter admits or refuses through it is what it would admit or refuse directly.
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import { TempHome } from '../helpers/home.js';
@@ -31,6 +32,9 @@ beforeAll(async () => {
   ui = await createServer({
     configFile: new URL('../../web/vite.config.ts', import.meta.url).pathname,
     logLevel: 'silent',
+    // Nothing is pre-bundled but what a plugin asks for (Prefresh's runtime), into the test's own cache
+    // rather than the one `npm run dev` uses.
+    cacheDir: path.join(home.root, 'vite-cache'),
     optimizeDeps: { noDiscovery: true, include: [] },
   });
   await ui.listen();
