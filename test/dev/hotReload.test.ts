@@ -3,7 +3,6 @@
 // from web/vite.config.ts as scripts/dev.js does, on a copy of web/ so the edit never touches the
 // checkout, and the page is Debian's Chromium.
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { ViteDevServer } from 'vite';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../e2e/helpers/browser.js';
 import { TempHome } from '../helpers/home.js';
+import { startDevServer } from '../helpers/devServer.js';
 import { startServer, type Running } from '../helpers/http.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -23,14 +23,6 @@ let browser: Browser;
 /** Holds web/ (copied), and src/ and node_modules/ (links to the checkout's) as the repository does. */
 let copy: string;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   home = await TempHome.create();
   await home.plan('hot-plan.md', '# Hot plan\n');
@@ -42,21 +34,14 @@ beforeAll(async () => {
   await symlink(path.join(ROOT, 'src'), path.join(copy, 'src'), 'dir');
   await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
 
-  const uiPort = await freePort();
-  // Read by web/vite.config.ts when the dev server loads it, as scripts/dev.js sets them.
-  process.env.PMV_API_PORT = String(service.port);
-  process.env.PMV_UI_PORT = String(uiPort);
-  const { createServer } = await import('vite');
-  ui = await createServer({
-    configFile: path.join(ROOT, 'web', 'vite.config.ts'),
+  let uiPort: number;
+  ({ ui, port: uiPort } = await startDevServer(service.port, {
     // The copy instead of web/; its own dependency cache (the checkout's is `npm run dev`'s); files
     // served from the checkout through the links, which resolve to it.
     root: path.join(copy, 'web'),
     cacheDir: path.join(copy, 'vite-cache'),
     server: { fs: { allow: [copy, ROOT] } },
-    logLevel: 'silent',
-  });
-  await ui.listen();
+  }));
   uiUrl = `http://127.0.0.1:${uiPort}/`;
   browser = await launchBrowser();
 });

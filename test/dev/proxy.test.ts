@@ -1,10 +1,10 @@
 // `npm run dev`: Vite's dev server (web/vite.config.ts) proxies /api to the service, and what the
 // service's perimeter admits or refuses through it is what it would admit or refuse directly.
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import { TempHome } from '../helpers/home.js';
+import { startDevServer } from '../helpers/devServer.js';
 import { request, startServer, type Running } from '../helpers/http.js';
 
 let home: TempHome;
@@ -12,32 +12,16 @@ let service: Running;
 let ui: ViteDevServer;
 let uiPort: number;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   home = await TempHome.create();
   await home.plan('proxied-plan.md', '# Proxied\n');
   service = await startServer({ claudeDir: home.claude, homeDir: home.root });
-  uiPort = await freePort();
-  // Read by web/vite.config.ts when the dev server loads it, as scripts/dev.js sets them.
-  process.env.PMV_API_PORT = String(service.port);
-  process.env.PMV_UI_PORT = String(uiPort);
-  const { createServer } = await import('vite');
-  ui = await createServer({
-    configFile: new URL('../../web/vite.config.ts', import.meta.url).pathname,
-    logLevel: 'silent',
+  ({ ui, port: uiPort } = await startDevServer(service.port, {
     // Nothing is pre-bundled but what a plugin asks for (Prefresh's runtime), into the test's own cache
     // rather than the one `npm run dev` uses.
     cacheDir: path.join(home.root, 'vite-cache'),
     optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  await ui.listen();
+  }));
 });
 
 afterAll(async () => {
