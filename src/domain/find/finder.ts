@@ -171,7 +171,11 @@ export class Finder {
    */
   private async withPhrases(hits: RankedHit[], phrases: readonly string[][], signal: AbortSignal | undefined): Promise<RankedHit[]> {
     const slicer = new TimeSlicer();
-    const holds = (parts: TextPart[] | null) => parts !== null && phrases.every((phrase) => parts.some((part) => containsPhrase(joined(part.text), phrase)));
+    const holds = (parts: TextPart[] | null): boolean => {
+      if (parts === null) return false;
+      const texts = parts.map((part) => joined(part.text));
+      return phrases.every((phrase) => texts.some((text) => containsPhrase(text, phrase)));
+    };
     const kept: RankedHit[] = [];
     for (const hit of hits) {
       await slicer.maybeYield();
