@@ -52,9 +52,22 @@ describe('TextStatsCounter', () => {
     expect(measureInChunks(all, cuts).heading).toBe('x'.repeat(4094));
   });
 
+  it('cuts a long line of multi-byte characters where firstHeading does, whole in a chunk or across chunks', () => {
+    for (const char of ['é', '€', '𐐀']) {
+      const all = Buffer.from(`text\n   # ${char.repeat(6000)}\n# Next\n`);
+      const expected = firstHeading(all.toString('utf8'));
+      expect(expected!.length).toBeGreaterThan(4000);
+      expect(measureInChunks(all, []).heading).toBe(expected);
+      expect(measureInChunks(all, [7, 9, 10, 4100, 8191, 12_289, 16_385]).heading).toBe(expected);
+    }
+  });
+
   it('finds a heading after a fence that spans chunks, and none inside it', () => {
-    const all = Buffer.from(`\`\`\`\n# not a title\n${'code\n'.repeat(1000)}\`\`\`\n# The title\n`);
-    const cuts = Array.from({ length: 60 }, (_, i) => i * 97);
-    expect(measureInChunks(all, cuts).heading).toBe('The title');
+    for (const fence of ['```', '~~~~', '   ```', '  ~~~']) {
+      const all = Buffer.from(`${fence}\n# not a title\n${'code\n'.repeat(1000)}${fence}\n# The title\n`);
+      const cuts = Array.from({ length: 60 }, (_, i) => i * 97);
+      expect(measureInChunks(all, cuts).heading).toBe('The title');
+      expect(measureInChunks(all, []).heading).toBe('The title');
+    }
   });
 });

@@ -2,9 +2,15 @@
 // measured a slice at a time instead of in one synchronous pass (docs/security.md, rule 19). The answers
 // are those of countLinesInBytes(), countWords() and firstHeading() over the whole text; the property
 // test in test/markdown/textStats.property.test.ts holds them to that for any way of cutting the bytes.
-import { StringDecoder } from 'node:string_decoder';
 import { HEADING_LINE_CHARS, HeadingScanner } from './text.js';
 import { countWords, countWordsInJs } from './wordCount.js';
+
+/**
+ * The bytes of a line decoded to look for a heading: any HEADING_LINE_CHARS characters fit in them, with
+ * room for a character the limit cuts (it decodes after them, and the slice drops it).
+ */
+const HEADING_LINE_BYTES = 4 * HEADING_LINE_CHARS;
+const EMPTY = Buffer.alloc(0);
 
 export interface TextStats {
   lineCount: number;
@@ -50,14 +56,15 @@ export class TextStatsCounter {
   private inWord = false;
   /** The start of a character cut by the end of the last chunk, kept for the next one. */
   private carry: Buffer = Buffer.alloc(0);
-  private readonly decoder = new StringDecoder('utf8');
   private readonly headings = new HeadingScanner();
   private heading: string | null = null;
   private lookingForHeading = true;
-  private firstLine = true;
-  private bomSeen = false;
-  /** The current line so far, cut at HEADING_LINE_CHARS (what the heading scan looks at). */
-  private line = '';
+  private started = false;
+  /**
+   * The first bytes of the current line when it began in an earlier chunk, up to HEADING_LINE_BYTES
+   * (null when the last chunk ended a line).
+   */
+  private lineHead: Buffer | null = null;
 
   feed(chunk: Uint8Array): void {
     const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -69,46 +76,69 @@ export class TextStatsCounter {
   finish(): TextStats {
     if (this.carry.length > 0) this.count(this.carry);
     this.carry = Buffer.alloc(0);
-    if (this.lookingForHeading) {
-      this.line += this.decoder.end();
-      this.endLine();
-    }
+    if (this.lookingForHeading) this.endLine(this.lineHead ?? EMPTY);
+    this.lineHead = null;
     const lineCount = this.lastByte === -1 ? 0 : this.lastByte === 0x0a ? this.newlines : this.newlines + 1;
     return { lineCount, wordCount: this.words, heading: this.heading };
   }
 
   private count(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) this.newlines++;
+    // The heading scan counts the lines it goes through; this loop counts those after it stopped.
+    const from = this.lookingForHeading ? this.scanLines(bytes) : 0;
+    for (let at = bytes.indexOf(0x0a, from); at !== -1; at = bytes.indexOf(0x0a, at + 1)) this.newlines++;
     this.lastByte = bytes[bytes.length - 1]!;
     const words = countWords(bytes);
     this.words += this.inWord && words > 0 && !startsWithSpace(bytes) ? words - 1 : words;
     this.inWord = !endsWithSpace(bytes);
-    if (this.lookingForHeading) this.scanLines(this.decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)));
   }
 
-  private scanLines(text: string): void {
+  /**
+   * Hands each line ended in `bytes` to endLine() (counting its newline), and keeps the head of one left
+   * open for the next chunk. Returns where it stopped: past the heading's line, or the end.
+   */
+  private scanLines(bytes: Uint8Array): number {
     let start = 0;
     // firstHeading() skips a byte-order mark before it cuts the first line.
-    if (this.firstLine && !this.bomSeen && text.length > 0) {
-      this.bomSeen = true;
-      if (text.charCodeAt(0) === 0xfeff) start = 1;
+    if (!this.started) {
+      this.started = true;
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     }
     for (;;) {
-      const end = text.indexOf('\n', start);
-      const piece = end === -1 ? text.slice(start) : text.slice(start, end);
-      if (this.line.length < HEADING_LINE_CHARS) this.line += piece.slice(0, HEADING_LINE_CHARS - this.line.length);
-      if (end === -1) return;
-      this.endLine();
-      if (!this.lookingForHeading) return;
+      const end = bytes.indexOf(0x0a, start);
+      if (end === -1) {
+        if (start < bytes.length) this.keepLineHead(bytes.subarray(start));
+        return bytes.length;
+      }
+      this.newlines++;
+      if (this.lineHead === null) this.endLine(bytes.subarray(start, Math.min(end, start + HEADING_LINE_BYTES)));
+      else {
+        this.keepLineHead(bytes.subarray(start, end));
+        this.endLine(this.lineHead);
+        this.lineHead = null;
+      }
       start = end + 1;
+      if (!this.lookingForHeading) return start;
     }
   }
 
-  private endLine(): void {
-    const line = this.line;
-    this.line = '';
-    this.firstLine = false;
+  private keepLineHead(piece: Uint8Array): void {
+    const head = this.lineHead ?? EMPTY;
+    if (head.length >= HEADING_LINE_BYTES) return;
+    this.lineHead = Buffer.concat([head, piece.subarray(0, HEADING_LINE_BYTES - head.length)]);
+  }
+
+  /**
+   * One line's first bytes. Only a line that starts (after at most 3 spaces) with `#`, a backquote or `~`
+   * can be a heading or a fence, so only those are decoded: a large plan is mostly other lines, and
+   * decoding all of it was most of what measuring it cost.
+   */
+  private endLine(head: Uint8Array): void {
+    let i = 0;
+    while (i < 3 && head[i] === 0x20) i++;
+    const first = head[i];
+    if (first !== 0x23 && first !== 0x60 && first !== 0x7e) return;
+    const line = Buffer.from(head.buffer, head.byteOffset, head.length).toString('utf8').slice(0, HEADING_LINE_CHARS);
     const heading = this.headings.line(line);
     if (heading !== null) {
       this.heading = heading;

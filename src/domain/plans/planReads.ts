@@ -63,6 +63,9 @@ export function restoredRecords(
   return records;
 }
 
+/** Large plans measured at once by readAll(). */
+const LARGE_AT_ONCE = 4;
+
 /**
  * Brings each path up to date: a known record whose file did not move is kept (one stat), anything else
  * is read (null: gone or unreadable). Synchronous reads, in time slices between which requests are
@@ -75,6 +78,9 @@ export async function readAll(
   const slicer = new TimeSlicer();
   const scratch = new ScratchBuffer();
   const out = new Map<string, PlanFileRecord | null>();
+  // Large plans are measured while the loop goes on: awaiting each of their chunk reads in turn left this
+  // thread idle between them (docs/decisions.md, D42).
+  const large: Promise<void>[] = [];
   for (const filepath of paths) {
     await slicer.maybeYield();
     const previous = known(filepath);
@@ -83,9 +89,16 @@ export async function readAll(
       continue;
     }
     const read = readPlanFile(filepath, scratch);
-    const record = read instanceof Promise ? await read : read;
-    out.set(filepath, record);
+    if (!(read instanceof Promise)) {
+      out.set(filepath, read);
+      continue;
+    }
+    out.set(filepath, null); // Its place in the order; the measured record replaces it.
+    large.push(read.then((record) => void out.set(filepath, record), () => undefined));
+    // A few at a time: each holds a file open, and a hostile home can have thousands of them.
+    if (large.length >= LARGE_AT_ONCE) await large.shift();
   }
+  await Promise.all(large);
   return out;
 }
 
