@@ -13,7 +13,48 @@ export function foldTerm(word: string): string {
   const folded = foldCase(word);
   // ASCII needs no decomposition: the common case skips normalize().
   // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(folded) ? folded : folded.normalize('NFD').replace(/\p{M}+/gu, '');
+  return /^[\x00-\x7f]*$/.test(folded) ? folded : withoutMarks(folded.normalize('NFD'));
+}
+
+const MARK = /\p{M}/u;
+/** 1 for each code unit below U+10000 that is a combining mark (\p{M}); built on first use (~3 ms). */
+let bmpMarks: Uint8Array | null = null;
+
+/**
+ * `text.replace(/\p{M}+/gu, '')`, the definition, which test/find/terms.property.test.ts holds this to.
+ * The snippets fold whole pieces of a file, and on mostly-ASCII text with a few accents that regex took
+ * most of the folding time (docs/decisions.md, D43): here a code unit below U+0300 costs one compare.
+ */
+export function withoutMarks(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x300) continue;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const point = text.codePointAt(i)!;
+      if (point > 0xffff) {
+        if (MARK.test(String.fromCodePoint(point))) {
+          out += text.slice(from, i);
+          from = i + 2;
+        }
+        i++;
+        continue;
+      }
+    }
+    bmpMarks ??= markTable();
+    if (bmpMarks[code] === 1) {
+      out += text.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function markTable(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  for (let code = 0x300; code < 0x10000; code++) if (MARK.test(String.fromCharCode(code))) table[code] = 1;
+  return table;
 }
 
 /** The words of `text`, unfolded, with their offsets in it. */
