@@ -22,8 +22,9 @@ let bmpMarks: Uint8Array | null = null;
 
 /**
  * `text.replace(/\p{M}+/gu, '')`, the definition, which test/find/terms.property.test.ts holds this to.
- * The snippets fold whole pieces of a file, and on mostly-ASCII text with a few accents that regex took
- * most of the folding time (docs/decisions.md, D43): here a code unit below U+0300 costs one compare.
+ * Snippets fold each line of a file's head that is not ASCII, and on text with a few accents per line that
+ * regex took most of the folding time (docs/decisions.md, D43): here a code unit below U+0300 costs one
+ * compare.
  */
 export function withoutMarks(text: string): string {
   let out = '';
