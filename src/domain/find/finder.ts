@@ -14,6 +14,7 @@ import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc,
 import { termsInPieces } from './terms.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
+import { KeptTexts } from './keptTexts.js';
 
 export { FindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -68,10 +69,7 @@ const ARCHIVED = 'archive\0';
 const WITH_TEXT = '\0text';
 /** Archived plans (newest first) whose versions' text is indexed. */
 const ARCHIVED_WITH_TEXT = 200;
-/**
- * Archived plans' texts kept for snippets (building a story reads its transcripts again), up to this many
- * characters in all: a page of results from the archive is cut from memory, not from the logs.
- */
+/** The bound of the archived plans' texts kept for snippets (see KeptTexts). */
 const ARCHIVED_TEXTS_KEPT_CHARS = 4 * 1024 * 1024;
 
 /** A text snippets are cut from: a file's start (`whole`: the file ends there), an archived version, a prompt. */
@@ -94,9 +92,8 @@ export class Finder {
   /** What each document was built from (a stamp per key): unchanged documents are not read again. */
   private readonly stamps = new Map<string, string>();
   private sessionSources = new Map<string, SessionSource>();
-  /** archivedTexts() by file name, least recently used first, with what they were built from. */
-  private readonly archivedKept = new Map<string, { key: string; texts: string[]; chars: number }>();
-  private archivedKeptChars = 0;
+  /** archivedTexts() by file name, with what they were built from. */
+  private readonly archivedKept = new KeptTexts(ARCHIVED_TEXTS_KEPT_CHARS);
   private readonly dirty = new Set<Part>();
   private running: Promise<void> | null = null;
   private started = false;
@@ -362,29 +359,11 @@ export class Finder {
   private archivedTexts(filename: string): string[] {
     // A story moves only with its sources: the transcripts, the plan catalogue and the observed contents.
     const key = `${this.o.history.index.version}\0${this.o.plans.version}\0${this.o.history.observed.version}`;
-    const kept = this.archivedKept.get(filename);
-    if (kept !== undefined) {
-      this.archivedKept.delete(filename);
-      this.archivedKeptChars -= kept.chars;
-      if (kept.key === key) {
-        this.keepArchived(filename, kept);
-        return kept.texts;
-      }
-    }
+    const kept = this.archivedKept.get(filename, key);
+    if (kept !== undefined) return kept;
     const texts = this.buildArchivedTexts(filename);
-    this.keepArchived(filename, { key, texts, chars: texts.reduce((n, t) => n + t.length, 0) });
+    this.archivedKept.keep(filename, key, texts);
     return texts;
-  }
-
-  private keepArchived(filename: string, entry: { key: string; texts: string[]; chars: number }): void {
-    if (entry.chars > ARCHIVED_TEXTS_KEPT_CHARS) return;
-    this.archivedKept.set(filename, entry);
-    this.archivedKeptChars += entry.chars;
-    for (const [oldest, e] of this.archivedKept) {
-      if (this.archivedKeptChars <= ARCHIVED_TEXTS_KEPT_CHARS) break;
-      this.archivedKept.delete(oldest);
-      this.archivedKeptChars -= e.chars;
-    }
   }
 
   private buildArchivedTexts(filename: string): string[] {
