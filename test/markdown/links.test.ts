@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { linkPath } from '../../src/domain/markdown/linkPath.js';
 import { extractLinks, findLinks } from '../../src/domain/markdown/links.js';
@@ -77,6 +78,19 @@ describe('findLinks', () => {
     expect(links.map((l) => [l.kind, l.target, text.slice(l.start, l.end)])).toEqual([
       ['wiki', 'w', '[[w]]'], ['markdown', 'm.md', '[m](m.md)'], ['wiki', 'w', '[[w|again]]'], ['markdown', 'i.png', '[img](i.png)'],
     ]);
+  });
+});
+
+describe('findLinks with a count', () => {
+  it('starts with the same links as the whole text\'s list, however many are asked for', () => {
+    const piece = fc.constantFrom('[[w]] ', '[m](m.md) ', '[[w]] [n](n.md)', '[a](a.md) [[b]]', '\n', '\r\n', '```\n', 'text ', '![[e]]', '[x]');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 60 }), fc.nat({ max: 12 }), (pieces, n) => {
+      const text = pieces.join('');
+      const all = findLinks(text);
+      const first = findLinks(text, n);
+      expect(first.length).toBeGreaterThanOrEqual(Math.min(n, all.length));
+      expect(first.slice(0, n)).toEqual(all.slice(0, n));
+    }), { numRuns: 2000 });
   });
 });
 

@@ -48,10 +48,14 @@ export function extractLinks(markdown: string, maxLinks = Infinity): ExtractedLi
   return { markdown: [...md], wikilinks: [...wiki] };
 }
 
-/** Every link of a text in order, with its offsets: what a reader marks. */
-export function findLinks(markdown: string): FoundLink[] {
+/**
+ * Every link of a text in order, with its offsets: what a reader marks. With `atLeast`, the scan stops at
+ * the first line end where that many are found: the first `atLeast` are then those of the whole text
+ * (later lines only hold later links), and a 100,000-link MEMORY.md is not scanned to its end for 2,000.
+ */
+export function findLinks(markdown: string, atLeast = Infinity): FoundLink[] {
   const found: FoundLink[] = [];
-  scanLinks(markdown, () => false, (kind, target, start, end) => void found.push({ kind, target, start, end }));
+  scanLinks(markdown, () => found.length >= atLeast, (kind, target, start, end) => void found.push({ kind, target, start, end }));
   // Per line, wikilinks are found before markdown links.
   return found.sort((a, b) => a.start - b.start);
 }

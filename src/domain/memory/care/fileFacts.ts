@@ -116,7 +116,7 @@ function indexFacts(text: string, bodyStart: number, maxLinks: number): IndexFac
   let counted = 0;
   // Links come in text order, and so do the left-out ranges: one pointer walks them.
   let range = 0;
-  for (const link of findLinks(text.slice(bodyStart))) {
+  for (const link of findLinks(text.slice(bodyStart), maxLinks)) {
     if (links.length >= maxLinks) break;
     const start = bodyStart + link.start;
     for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
