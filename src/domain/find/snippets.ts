@@ -1,6 +1,7 @@
 // Snippets: the lines of a raw file where the matched terms are, each cut to a short window with the
 // offsets of those terms in it. `text` is always a piece of the raw line, unchanged, so a client can find it
 // again in the file (and mark it) by line number alone.
+import { isAscii } from '../fold.js';
 import { foldTerm, words } from './terms.js';
 
 export interface Snippet {
@@ -141,8 +142,7 @@ function count(raw: string, lineNo: number, groups: MatchedGroups): Counted | nu
 
 /** A line folded as its words are (foldTerm), so each of its terms is a substring of the result. */
 function foldLine(line: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(line) ? line.toLowerCase() : foldTerm(line);
+  return isAscii(line) ? line.toLowerCase() : foldTerm(line);
 }
 
 function window(line: number, raw: string, ranges: [number, number][]): Snippet {

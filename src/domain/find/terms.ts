@@ -1,6 +1,6 @@
 // Words as the ranked search sees them: the index, the query and the snippets split and fold text with these
 // two functions, so a word found in the index is always found again in the raw file when snippets are cut.
-import { foldCase } from '../fold.js';
+import { foldCase, isAscii } from '../fold.js';
 
 /** A run of letters, digits or underscores (any script): `plan-memory.md` is three words. */
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -12,8 +12,7 @@ const WORD = /[\p{L}\p{N}_]+/gu;
 export function foldTerm(word: string): string {
   const folded = foldCase(word);
   // ASCII needs no decomposition: the common case skips normalize().
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(folded) ? folded : withoutMarks(folded.normalize('NFD'));
+  return isAscii(folded) ? folded : withoutMarks(folded.normalize('NFD'));
 }
 
 const MARK = /\p{M}/u;

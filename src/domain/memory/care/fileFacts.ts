@@ -1,7 +1,7 @@
 // What the health check needs from one memory file's bytes, taken while the file is parsed for the
 // listing (and kept with that parse while the file is unchanged), so a health check reads nothing again.
 import { createHash } from 'node:crypto';
-import { foldCase } from '../../fold.js';
+import { foldCase, isAscii } from '../../fold.js';
 import type { Frontmatter } from '../../markdown/frontmatter.js';
 import { linkPath } from '../../markdown/linkPath.js';
 import { findLinks } from '../../markdown/links.js';
@@ -102,8 +102,7 @@ function bodyKey(body: string): string | null {
 export function bodyWords(text: string): string {
   const out: string[] = [];
   for (const line of text.split('\n')) {
-    // eslint-disable-next-line no-control-regex
-    const words = (/^[\x00-\x7f]*$/.test(line) ? line.replace(/[^a-z0-9]+/gi, ' ') : line.replace(/[^\p{L}\p{N}]+/gu, ' ')).trim();
+    const words = (isAscii(line) ? line.replace(/[^a-z0-9]+/gi, ' ') : line.replace(/[^\p{L}\p{N}]+/gu, ' ')).trim();
     if (words !== '') out.push(words);
   }
   return out.join(' ');
