@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Client, MB, round, sleep, treeRss, waitQuiet } from './measure.js';
+import { Client, MB, round, sleep, treeRss, waitSettled } from './measure.js';
 import { probe, rssPeak } from './prober.js';
 import { recordRemove } from './home.js';
 import type { RunContext } from './run-context.js';
@@ -150,7 +150,7 @@ async function memoryCase(
 export async function measureHostileFiles(run: RunContext, server: Server): Promise<HostileCase[]> {
   // Each file's cost alone: a server still building its history and find index after a start (`--only
   // hostile` starts one) shares the cores with it, and its RSS grows by the index's ~140 MB meanwhile.
-  if (!(await waitQuiet(server.pid, 1_000, 20, 180_000))) run.warn('hostile files: the server did not go idle within 180 s');
+  if (!(await waitSettled(server.pid))) run.warn('hostile files: the server did not go idle within 180 s');
   const cases: HostileCase[] = [];
   const attempt = async (name: string, measure: () => Promise<HostileCase>): Promise<void> => {
     try {

@@ -227,6 +227,14 @@ export function cpuDeltaMs(a: CpuSample, b: CpuSample): number {
   return sched < 0 || stat > sched + 20 ? stat : sched;
 }
 
+/**
+ * Waits until a server has finished its start-up work (the background builds of the history and the find
+ * index): less than 20 ms of CPU in a second, for up to 180 s. False if it never did.
+ */
+export function waitSettled(root: number): Promise<boolean> {
+  return waitQuiet(root, 1_000, 20, 180_000);
+}
+
 /** Waits until the tree used less than `thresholdMs` CPU over `quietMs`, or `maxMs` passed. */
 export async function waitQuiet(root: number, quietMs = 300, thresholdMs = 3, maxMs = 5_000): Promise<boolean> {
   const t0 = performance.now();

@@ -20,7 +20,7 @@ import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
 import { measureLatencies } from './latency.js';
-import { cpuSpeedSamples, MB, round, treeRss, waitQuiet } from './measure.js';
+import { cpuSpeedSamples, MB, round, treeRss, waitSettled } from './measure.js';
 import { REPO, parseOptions } from './options.js';
 import { measureReadFloor } from './read-floor.js';
 import { report } from './report.js';
@@ -174,7 +174,7 @@ async function firstScreen(run: RunContext, server: Server): Promise<FirstScreen
   try {
     // A warm server: the one the page loads are measured against has finished its start-up work (the
     // background builds of the history and the find index), which would otherwise share the cores.
-    if (!(await waitQuiet(server.pid, 1_000, 20, 180_000))) run.warn('first screen: the server did not go idle within 180 s');
+    if (!(await waitSettled(server.pid))) run.warn('first screen: the server did not go idle within 180 s');
     const f = await measureFirstScreen(server, run.opts.pageLoads);
     console.log(`first screen: plan rows ${f.medianMs} ms after navigation (median of ${f.loads}: ${f.rowsMs.join(', ')}), ` +
       `${Math.round(f.transferBytes / 1024)} KB over the wire`);
