@@ -1,7 +1,7 @@
 // The first screen in a browser: Debian's Chromium (through playwright-core, as the browser tests drive it)
 // opens the UI of the running server in a fresh context each time (nothing cached: a cold page load against
-// a warm server, once the new window has settled), and the time from navigation start to the paint of the first plan rows is taken in the
-// page (Element Timing). One load first warms the server (its UI files are read on first demand) and is not counted.
+// a warm server, once the new window has settled), and the time from navigation start to the paint of the
+// first plan rows is taken in the page (Element Timing). One load first warms the server (its UI files are read on first demand) and is not counted.
 
 import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
@@ -66,7 +66,7 @@ async function oneLoad(browser: Browser, url: string): Promise<{ rowsMs: number;
     await page.addInitScript(WATCH_ROWS);
     // A new window of headless Chromium builds its own browser UI (the omnibox popup's WebUI: a renderer
     // loading ~150 scripts) for about a second; navigating at once would time that work beside the page's
-    // on this machine's 2 cores. A user's cold load happens in a browser already up (docs/decisions.md, D38).
+    // on this machine's 2 cores. A user's cold load happens in a browser already up (docs/decisions.md, D39).
     await sleep(WINDOW_SETTLE_MS);
     await page.goto(url);
     // Polled from outside: the page's CSP allows no eval, which a string predicate in the page would need.
