@@ -20,6 +20,10 @@ describe('the service gone for a moment', () => {
       const { page, context, requests } = await openPage(env.browser, server.url);
       await page.goto(server.url);
       await page.waitForSelector('.grid-row');
+      // The reader's code is fetched in the background once the rows are up; a plan opened first makes sure
+      // it is here before the service goes (else the reader itself cannot load, which is not this test's case).
+      await page.locator(`.grid-row[data-filename="${env.fx.plans.rich}"]`).click();
+      await page.locator('.reader .markdown-body').waitFor();
       await server.stop();
 
       // Only the text of the rich plan has this word: without the service nothing can say whether it matches.
