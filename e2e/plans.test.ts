@@ -139,22 +139,23 @@ describe('plans list', () => {
         const pane = document.querySelector('.reader-scroll')!.getBoundingClientRect();
         return box.top >= pane.top && box.bottom <= pane.bottom;
       });
-    expect(await inView()).toBe(true);
+    await expect.poll(inView).toBe(true);
 
     await page.locator('.grid-body').focus();
     await page.keyboard.press('n');
     await page.keyboard.press('n');
     await expect.poll(() => page.textContent('.match-count')).toBe('Match 3 of 32');
-    expect(await inView()).toBe(true);
-    const current = await page.evaluate(() => [...document.querySelectorAll('mark.search-hit')].findIndex((m) => m.classList.contains('current')));
-    expect(current).toBe(2);
+    await expect.poll(inView).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => [...document.querySelectorAll('mark.search-hit')].findIndex((m) => m.classList.contains('current'))))
+      .toBe(2);
     await page.keyboard.press('Shift+N');
     await expect.poll(() => page.textContent('.match-count')).toBe('Match 2 of 32');
     // Going back past the first wraps to the last.
     await page.keyboard.press('Shift+N');
     await page.keyboard.press('Shift+N');
     await expect.poll(() => page.textContent('.match-count')).toBe('Match 32 of 32');
-    expect(await inView()).toBe(true);
+    await expect.poll(inView).toBe(true);
     await screenshot(page, 'reader-search-matches');
   });
 });

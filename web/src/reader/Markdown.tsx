@@ -1,7 +1,7 @@
 // Sanitized HTML of a rendered document in the page, plus what happens on top of it: search
 // highlights with a current match, in-app link navigation, and mermaid diagrams mounted into
 // their placeholders.
-import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
@@ -102,7 +102,8 @@ export function Markdown({ html, query, activeMatch, scrollKey, onMatchCount, la
     flash(target.block);
   }, [landing, html, query, scrollKey]);
 
-  useEffect(() => {
+  // A layout effect, so the highlighted match and the "Match n of m" text change in the same paint.
+  useLayoutEffect(() => {
     const list = marks.current;
     for (const m of list) m.classList.remove('current');
     const current = list[activeMatch];
