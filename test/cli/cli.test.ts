@@ -138,7 +138,12 @@ describe('serving', () => {
   });
 
   it('moves to the next free port when the default 3000 is busy, and says so', async () => {
-    const blocker = await occupy(3000); // null: something else already holds 3000, which is the same situation
+    // Held by the test itself where it can be: another holder may let go of it before the viewer starts.
+    let blocker = await occupy(3000);
+    for (let tries = 0; blocker === null && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      blocker = await occupy(3000);
+    }
     try {
       const run = runCli(['--claude-dir', home.claude]);
       const url = await bannerUrl(run);
