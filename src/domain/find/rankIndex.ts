@@ -1,7 +1,7 @@
 // The ranked search's postings and scoring: BM25+ over five weighted fields, every query word required,
 // the last word a prefix as one types, one typo allowed in words of 5+ letters. MiniSearch's radix tree
-// (its public SearchableMap) is the term dictionary, for prefix and typo lookups; the postings are plain
-// arrays of document slots and term counts, scored into a flat array, because MiniSearch's own scoring
+// (its public SearchableMap) is the term dictionary, for prefix and typo lookups; the postings are pairs
+// of document slot and term count in typed arrays, scored into a flat array, because MiniSearch's own scoring
 // (a map and a result object per matching document) was most of a query's time on a large home
 // (docs/decisions.md, D36). test/find/rankIndex.property.test.ts pins it to a direct computation, and
 // its matching documents to MiniSearch's.
@@ -37,11 +37,49 @@ export interface PreparedQuery {
   words: Map<string, number>[];
 }
 
-interface Postings {
-  /** Ascending slots. */
-  docs: number[];
-  /** The term's count in that document's field. */
-  counts: number[];
+/**
+ * A term's documents in one field: pairs of (slot, the term's count there), slots ascending, in a typed
+ * array grown by doubling. Its contents live outside the garbage-collected heap once past a few pairs, so
+ * the collections during a build do not copy them over and over as they would plain arrays of numbers
+ * (docs/decisions.md, D46).
+ */
+class Postings {
+  pairs = new Uint32Array(4);
+  /** Documents held: pairs [0, 2 * length) are in use. */
+  length = 0;
+
+  push(slot: number, count: number): void {
+    if (2 * this.length === this.pairs.length) {
+      const grown = new Uint32Array(2 * this.pairs.length);
+      grown.set(this.pairs);
+      this.pairs = grown;
+    }
+    this.pairs[2 * this.length] = slot;
+    this.pairs[2 * this.length + 1] = count;
+    this.length += 1;
+  }
+
+  slot(i: number): number {
+    return this.pairs[2 * i]!;
+  }
+
+  count(i: number): number {
+    return this.pairs[2 * i + 1]!;
+  }
+
+  /** Whether it holds `slot` (binary search: slots are ascending). */
+  holds(slot: number): boolean {
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.pairs[2 * mid]!;
+      if (at === slot) return true;
+      if (at < slot) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
 }
 
 /** A term's postings, by field index. */
@@ -86,9 +124,7 @@ export class RankIndex<T> {
           postings = [];
           this.dict.set(term, postings);
         }
-        const p = (postings[f] ??= { docs: [], counts: [] });
-        p.docs.push(slot);
-        p.counts.push(count);
+        (postings[f] ??= new Postings()).push(slot, count);
       }
     }
   }
@@ -149,14 +185,23 @@ export class RankIndex<T> {
   matchedGroups(key: string, query: PreparedQuery): string[][] {
     const slot = this.slots.get(key);
     // The dictionary may have lost a term since the query was prepared (the document changed).
-    const held = (term: string) => slot !== undefined && this.dict.get(term)?.some((p) => p !== undefined && holds(p.docs, slot)) === true;
+    const held = (term: string) => slot !== undefined && this.dict.get(term)?.some((p) => p !== undefined && p.holds(slot)) === true;
     return query.words.map((derived) => [...derived.keys()].filter(held));
   }
 
-  /** The index's size as JSON (what persisting it would take), for the benchmark. */
+  /**
+   * The index's size in a plain binary form (what persisting it would take), for the benchmark: each term
+   * in UTF-8 with a length, per field a count and its (slot, count) pairs at 4 bytes each; the keys and
+   * the fields' lengths.
+   */
   serializedBytes(): number {
-    let bytes = JSON.stringify(this.keys).length + JSON.stringify(this.lengths).length;
-    for (const [term, postings] of this.dict) bytes += JSON.stringify([term, postings]).length;
+    let bytes = 0;
+    for (const key of this.keys) bytes += 4 + (key === null ? 0 : Buffer.byteLength(key));
+    bytes += 4 * FIELDS * this.keys.length;
+    for (const [term, postings] of this.dict) {
+      bytes += 4 + Buffer.byteLength(term) + 1;
+      for (const p of postings) if (p !== undefined) bytes += 4 + 8 * p.length;
+    }
     return bytes;
   }
 
@@ -192,16 +237,16 @@ export class RankIndex<T> {
       const p = postings[f];
       if (p === undefined) continue;
       let matching = 0;
-      for (const slot of p.docs) if (this.keys[slot] !== null) matching++;
+      for (let i = 0; i < p.length; i++) if (this.keys[p.slot(i)] !== null) matching++;
       if (matching === 0) continue;
       const idf = Math.log(1 + (live - matching + 0.5) / (matching + 0.5));
       const average = this.sums[f]! / live;
       const boost = weight * FIELD_BOOSTS[f]!;
       const lengths = this.lengths[f]!;
-      for (let i = 0; i < p.docs.length; i++) {
-        const slot = p.docs[i]!;
+      for (let i = 0; i < p.length; i++) {
+        const slot = p.slot(i);
         if (this.keys[slot] === null) continue;
-        const count = p.counts[i]!;
+        const count = p.count(i);
         const norm = 1 - b + (b * lengths[slot]!) / average;
         if (into[slot] === 0) touched.push(slot);
         into[slot]! += boost * idf * (d + (count * (k + 1)) / (count + k * norm));
@@ -229,15 +274,13 @@ export class RankIndex<T> {
       for (let f = 0; f < FIELDS; f++) {
         const p = postings[f];
         if (p === undefined) continue;
-        const next: Postings = { docs: [], counts: [] };
-        for (let i = 0; i < p.docs.length; i++) {
-          const slot = renumbered[p.docs[i]!]!;
-          if (slot < 0) continue;
-          next.docs.push(slot);
-          next.counts.push(p.counts[i]!);
+        const next = new Postings();
+        for (let i = 0; i < p.length; i++) {
+          const slot = renumbered[p.slot(i)]!;
+          if (slot >= 0) next.push(slot, p.count(i));
         }
-        postings[f] = next.docs.length > 0 ? next : undefined;
-        any ||= next.docs.length > 0;
+        postings[f] = next.length > 0 ? next : undefined;
+        any ||= next.length > 0;
       }
       if (!any) empty.push(term);
     }
@@ -247,20 +290,6 @@ export class RankIndex<T> {
     this.lengths = lengths;
     this.removed = 0;
   }
-}
-
-/** Whether ascending `docs` holds `slot`. */
-function holds(docs: readonly number[], slot: number): boolean {
-  let lo = 0;
-  let hi = docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = docs[mid]!;
-    if (at === slot) return true;
-    if (at < slot) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /** `term` with two neighbouring (different) letters swapped, each way (by code point). */

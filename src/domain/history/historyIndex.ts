@@ -33,6 +33,8 @@ export class HistoryIndex {
   refresh(): Promise<void> {
     return this.serially(async () => {
       const slicer = new TimeSlicer();
+      // A slice of its own: called from another task's step, its first reads would run in that step's turn.
+      await slicer.pause();
       const files = this.logFiles();
       const present = new Set(files);
       let changed = false;
@@ -47,7 +49,9 @@ export class HistoryIndex {
   /** One log changed, appeared or vanished (a watcher's report, after the session index took it in). */
   update(file: string): Promise<void> {
     return this.serially(async () => {
-      if (await this.read(file, new TimeSlicer())) this.bump();
+      const slicer = new TimeSlicer();
+      await slicer.pause();
+      if (await this.read(file, slicer)) this.bump();
     });
   }
 
