@@ -16,8 +16,12 @@ export function foldTerm(word: string): string {
 }
 
 const MARK = /\p{M}/u;
-/** 1 for each code unit below U+10000 that is a combining mark (\p{M}); built on first use (~3 ms). */
-let bmpMarks: Uint8Array | null = null;
+/**
+ * By code unit below U+10000: 0 not met yet, 1 a combining mark (\p{M}), 2 not one. Filled as the
+ * characters are met, one regex test each: the whole table built at once was one long step of whatever
+ * folded the first accent (docs/decisions.md, D46).
+ */
+const bmpMarks = new Uint8Array(0x10000);
 
 /**
  * `text.replace(/\p{M}+/gu, '')`, the definition, which test/find/terms.property.test.ts holds this to.
@@ -42,8 +46,8 @@ export function withoutMarks(text: string): string {
         continue;
       }
     }
-    bmpMarks ??= markTable();
-    if (bmpMarks[code] === 1) {
+    const known = bmpMarks[code]!;
+    if (known === 1 || (known === 0 && learnMark(code))) {
       out += text.slice(from, i);
       from = i + 1;
     }
@@ -51,10 +55,11 @@ export function withoutMarks(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-function markTable(): Uint8Array {
-  const table = new Uint8Array(0x10000);
-  for (let code = 0x300; code < 0x10000; code++) if (MARK.test(String.fromCharCode(code))) table[code] = 1;
-  return table;
+/** Whether the code unit is a combining mark, noted in bmpMarks. */
+function learnMark(code: number): boolean {
+  const mark = MARK.test(String.fromCharCode(code));
+  bmpMarks[code] = mark ? 1 : 2;
+  return mark;
 }
 
 /** The words of `text`, unfolded, with their offsets in it. */
