@@ -12,7 +12,7 @@ import { round } from './measure.js';
 
 export interface FindBench {
   documents: number;
-  /** The index serialized (what persisting it would take). */
+  /** The index in a plain binary form (what persisting it would take). */
   serializedBytes: number;
   /** Heap growth from the loaded viewer to the built index (after a GC when --expose-gc is on). */
   heapGrowthBytes: number;
