@@ -38,6 +38,16 @@ export class TimeSlicer {
 
   constructor(private readonly budgetMs = SLICE_MS) {}
 
+  /**
+   * A slicer whose first slice starts in a turn of its own: work begun from another task's step (a
+   * watcher's callback, a resumed read) would otherwise run its first slice in that step's turn, beside it.
+   */
+  static async inOwnTurn(budgetMs = SLICE_MS): Promise<TimeSlicer> {
+    const slicer = new TimeSlicer(budgetMs);
+    await slicer.pause();
+    return slicer;
+  }
+
   /** Whether the current slice is used up. A plain call, cheap enough to check per file. */
   due(): boolean {
     return performance.now() - this.sliceStart >= this.budgetMs;

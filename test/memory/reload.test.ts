@@ -228,6 +228,16 @@ describe('TimeSlicer', () => {
     // Requests are read between turns: no two slices may share one.
     for (let k = 1; k < slices.length; k++) expect(events.slice(slices[k - 1]! + 1, slices[k])).toContain('turn');
   });
+
+  it('starts a slicer in a turn of its own, after the slices already waiting', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('immediate'));
+    const waiting = nextSliceTurn().then(() => order.push('waiting slice'));
+    await TimeSlicer.inOwnTurn();
+    order.push('own slice');
+    await waiting;
+    expect(order).toEqual(['immediate', 'waiting slice', 'own slice']);
+  });
 });
 
 describe('parseFile', () => {

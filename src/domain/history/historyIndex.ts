@@ -32,9 +32,7 @@ export class HistoryIndex {
   /** Every log brought up to date, in time slices; logs no longer listed are forgotten. */
   refresh(): Promise<void> {
     return this.serially(async () => {
-      const slicer = new TimeSlicer();
-      // A slice of its own: called from another task's step, its first reads would run in that step's turn.
-      await slicer.pause();
+      const slicer = await TimeSlicer.inOwnTurn();
       const files = this.logFiles();
       const present = new Set(files);
       let changed = false;
@@ -49,9 +47,7 @@ export class HistoryIndex {
   /** One log changed, appeared or vanished (a watcher's report, after the session index took it in). */
   update(file: string): Promise<void> {
     return this.serially(async () => {
-      const slicer = new TimeSlicer();
-      await slicer.pause();
-      if (await this.read(file, slicer)) this.bump();
+      if (await this.read(file, await TimeSlicer.inOwnTurn())) this.bump();
     });
   }
 

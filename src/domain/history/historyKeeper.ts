@@ -96,8 +96,7 @@ export class HistoryKeeper {
   private observing = false;
 
   private async observePending(): Promise<void> {
-    const slicer = new TimeSlicer();
-    await slicer.pause();
+    const slicer = await TimeSlicer.inOwnTurn();
     for (;;) {
       if (this.stopped || (this.pendingChanged.size === 0 && this.pendingRemoved.size === 0)) {
         this.observing = false;
