@@ -1,7 +1,8 @@
 // The first screen in a browser: Debian's Chromium (through playwright-core, as the browser tests drive it)
 // opens the UI of the running server in a fresh context each time (nothing cached: a cold page load against
 // a warm server, once the new window has settled), and the time from navigation start to the paint of the
-// first plan rows is taken in the page (Element Timing). One load first warms the server (its UI files are read on first demand) and is not counted.
+// first plan rows is taken in the page (Element Timing). One load first warms the server (its UI files are
+// read on first demand) and is not counted.
 
 import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';

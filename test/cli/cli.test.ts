@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TempHome, uuid } from '../helpers/home.js';
+import { sleep, TempHome, uuid } from '../helpers/home.js';
 import { bannerUrl, runCli } from '../helpers/cli.js';
 
 let home: TempHome;
@@ -141,7 +141,7 @@ describe('serving', () => {
     // Held by the test itself where it can be: another holder may let go of it before the viewer starts.
     let blocker = await occupy(3000);
     for (let tries = 0; blocker === null && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
       blocker = await occupy(3000);
     }
     try {
