@@ -106,6 +106,6 @@ export async function readAll(
 export function sameText(previous: PlanFileRecord, next: PlanFileRecord): boolean {
   const bytes = next.bytes ?? Buffer.alloc(0);
   if (previous.bytes !== null) return previous.bytes.equals(bytes);
-  if (previous.folded !== null) return previous.folded === foldCase(bytes.toString('utf8'));
+  if (previous.folded !== null) return previous.folded.equals(Buffer.from(foldCase(bytes.toString('utf8')), 'utf8'));
   return false;
 }

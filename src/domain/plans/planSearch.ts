@@ -6,13 +6,20 @@ import { openRegularFile } from '../files.js';
 import { largeFileContains, textPieces } from '../largeFiles.js';
 import { buildTrigramBloom, buildTrigramBloomInPieces, mayContain, queryTrigrams } from '../search/trigramBloom.js';
 import { nextSliceTurn, SLICE_MS } from '../timeSlicer.js';
-import { foldedText, isLargePlan, planLinks, type PlanFileRecord } from './planFile.js';
+import { foldedText, foldRecord, isLargePlan, planLinks, type PlanFileRecord } from './planFile.js';
 
 /** File names of `records` whose content contains q, case-insensitively, in their order. */
 export async function searchPlans(records: readonly PlanFileRecord[], q: string): Promise<string[]> {
   if (q.length === 0) return [];
   const needle = foldCase(q);
   const trigrams = queryTrigrams(needle);
+  // The kept texts are the UTF-8 of well-formed strings: a needle's bytes occur in them exactly where the
+  // needle occurs in the text. A needle with a lone surrogate, which UTF-8 cannot hold, is looked for in
+  // the decoded text instead (it can match half of a pair there, as a string search does).
+  const needleBytes = Buffer.from(needle, 'utf8');
+  const contains = needleBytes.toString('utf8') === needle
+    ? (folded: Buffer): boolean => folded.includes(needleBytes)
+    : (folded: Buffer): boolean => folded.toString('utf8').includes(needle);
   const hits: string[] = [];
   for (const record of records) {
     if (record.bloom && !mayContain(record.bloom, trigrams)) continue;
@@ -21,7 +28,7 @@ export async function searchPlans(records: readonly PlanFileRecord[], q: string)
       if (await largeFileContains(record.filepath, planLinks, needle)) hits.push(record.filename);
       continue;
     }
-    if (foldedText(record).includes(needle)) hits.push(record.filename);
+    if (contains(foldedText(record))) hits.push(record.filename);
   }
   return hits;
 }
@@ -87,7 +94,7 @@ export class SearchPreparation {
           large ??= record;
           continue;
         }
-        record.bloom = buildTrigramBloom(foldedText(record));
+        record.bloom = buildTrigramBloom(record.folded === null ? foldRecord(record) : record.folded.toString('utf8'));
         if (performance.now() > deadline) return this.schedule();
       }
       if (large !== null) return void this.filterLarge(large).finally(() => this.schedule());
