@@ -316,6 +316,7 @@ export class Finder {
           return { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null };
         },
       });
+      await slicer.maybeYield();
     }
     // Archived plans share the plan keys (a plan back on disk replaces its archived document); they are the
     // archive part's to remove.
