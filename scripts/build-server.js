@@ -9,6 +9,8 @@
 //   dist/scanWorker.js  the session-log worker thread (src/domain/sessions/scanWorker.ts)
 //   dist/mcp.cjs        the Model Context Protocol (src/mcp/index.ts) with its SDK: required by `mcp` and by
 //                       the first request to /mcp, so no other start parses it
+//   dist/lib/*.cjs      libraries a start does not run (ajv's compiler, yaml, pino ...), each bundled apart and
+//                       required on first use through a stand-in in the bundles above (deferred-modules.js)
 //   dist/package.json   {"type": "commonjs"}: all of the above are CommonJS scripts
 //   dist/*.map          source maps, for debugging from a checkout (not packed)
 //   dist/.build/server-modules.json  every input file with bytes in a bundle, for build-notices.js
@@ -16,6 +18,7 @@ import { build } from 'esbuild';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { forgetBuilt } from './built.js';
+import { BUNDLED_APART, deferModules, libFile } from './deferred-modules.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -65,43 +68,23 @@ const mcpApart = {
     b.onResolve({ filter: /(^|\/)mcp\/index\.js$/ }, () => ({ path: './mcp.cjs', external: true }));
   },
 };
-// fastify requires node:https and node:http2 when it loads, for servers we never create (TLS, HTTP/2):
-// ~10 ms of every start compiling them. In the server bundle they are stand-ins that require the real
-// module on first use, so nothing changes for code that does use them.
-const lazyFastifyBuiltins = {
-  name: 'lazy-fastify-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^node:(https|http2)$/ }, (args) =>
-      /[\\/]node_modules[\\/]fastify[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined);
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let real;
-const load = () => (real ??= require(${JSON.stringify(args.path)}));
-module.exports = new Proxy({}, {
-  get: (_, key) => load()[key],
-  has: (_, key) => key in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
-    if (descriptor) descriptor.configurable = true;
-    return descriptor;
-  },
-});`,
-      loader: 'js',
-      resolveDir: root,
-    }));
-  },
-};
 const results = await Promise.all([
   build({
     ...cjs,
     entryPoints: ['src/cli.ts'],
     outfile: `${outdir}app.cjs`,
-    plugins: [serverApart, mcpApart],
+    plugins: [serverApart, mcpApart, deferModules()],
   }),
-  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [lazyFastifyBuiltins, mcpApart] }),
-  build({ ...cjs, entryPoints: ['src/mcp/index.ts'], outfile: `${outdir}mcp.cjs` }),
+  build({ ...cjs, entryPoints: ['src/http/server.ts'], outfile: `${outdir}server.cjs`, plugins: [mcpApart, deferModules()] }),
+  build({ ...cjs, entryPoints: ['src/mcp/index.ts'], outfile: `${outdir}mcp.cjs`, plugins: [deferModules()] }),
   build({ ...cjs, entryPoints: ['src/entry.ts'], outfile: `${outdir}cli.js` }),
   build({ ...cjs, entryPoints: ['src/domain/sessions/scanWorker.ts'], outfile: `${outdir}scanWorker.js` }),
+  // Each deferred package on its own, whole (scripts/deferred-modules.js).
+  ...BUNDLED_APART.map((specifier) => build({
+    ...cjs,
+    stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: root, sourcefile: `${specifier} (bundled apart)` },
+    outfile: `${outdir}${libFile(specifier)}`,
+  })),
 ]);
 // Every script in dist/ is CommonJS: Node's ES module loader took ~10 ms of every start (and of every scan
 // worker's), where a CommonJS entry needs none of it.

@@ -16,15 +16,19 @@ interface Validate {
   errors?: unknown;
 }
 
-/** Returns fastify's compilers factories; the ajv one builds its instance only when first needed. */
+/**
+ * Returns fastify's compilers factories; the ajv one is made, and builds its instance, only when first
+ * needed (the bundle loads ajv at that moment too: scripts/deferred-modules.js).
+ */
 export function lazyCompilers(): Required<Factories> {
-  const ajvFactory = AjvCompiler();
+  let ajvFactory: ReturnType<typeof AjvCompiler> | null = null;
   const buildValidator = ((externalSchemas: unknown, options: unknown) => {
     let compiler: RouteCompiler | null = null;
     return (route: RouteDefinition) => {
       let real: Validate | null = null;
       // fastify reads `errors` off the function it was given after a failed validation.
       const validate: Validate = (data) => {
+        ajvFactory ??= AjvCompiler();
         compiler ??= (ajvFactory as (e: unknown, o: unknown) => RouteCompiler)(externalSchemas, options);
         real ??= compiler(route) as Validate;
         const result = real(data);

@@ -28,10 +28,10 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the package', () => {
-  it('holds the entry, the bundles, the UI, the demo, the license and the third-party notices', () => {
+  it('holds the entry, the bundles (those required on first use too), the UI, the demo, the license and the third-party notices', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/plan-memory-viewer.cjs', 'dist/cli.js', 'dist/app.cjs',
-      'dist/server.cjs', 'dist/scanWorker.js', 'dist/package.json', 'dist/web/index.html', 'dist/THIRD-PARTY-NOTICES.txt', 'demo/manifest.json']) {
+      'dist/server.cjs', 'dist/scanWorker.js', 'dist/lib/yaml.cjs', 'dist/lib/fastify-ajv-compiler.cjs', 'dist/package.json', 'dist/web/index.html', 'dist/THIRD-PARTY-NOTICES.txt', 'demo/manifest.json']) {
       expect(files).toContain(file);
     }
     expect(files.some((f) => /^dist\/web\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);

@@ -186,8 +186,10 @@ function copyOwn(target: Record<string, unknown>, key: string, value: unknown): 
 }
 
 // Plain scalars that the core schema reads as null, booleans or numbers, by the parser's own tag tests,
-// so the fast path can never disagree with it about which plain text stays a string.
-const isTypedPlain = typedPlainTest();
+// so the fast path can never disagree with it about which plain text stays a string. Made on first use:
+// a start that reads no frontmatter does not load the parser (scripts/deferred-modules.js).
+let typedPlain: ((text: string) => boolean) | null = null;
+const isTypedPlain = (text: string): boolean => (typedPlain ??= typedPlainTest())(text);
 // C0/C1 controls (tab included) other than line ends, DEL, BOM, Unicode line breaks, a CR that does
 // not end a line, and (below) lone surrogates: all left to the parser.
 // eslint-disable-next-line no-control-regex
