@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { appendFile, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { Viewer } from '../../src/viewer.js';
 import { conversationLine, encodeCwd, TempHome, uuid } from '../helpers/home.js';
 
@@ -48,7 +49,10 @@ async function planCacheFile(): Promise<string> {
 
 interface CachedList { json: string; digest: string; links: (string | null)[] }
 
-/** Edits the saved list: its bytes (in a file of their own) and, in the plan cache, their digest and links. */
+/**
+ * Edits the saved list: its bytes (in a file of their own) and, in the plan cache, their digest and links.
+ * The list's view stamp is left out: each of its links is then looked up again at a restart.
+ */
 async function editCachedList(edit: (list: CachedList) => void): Promise<void> {
   const file = await planCacheFile();
   const bytesFile = file.replace(/\.json$/, '.list.json');
@@ -137,6 +141,42 @@ describe('a restart with nothing moved', () => {
     expect(confirmed).toBe(true);
     expect(json).toBe(await freshList());
     expect(json).toContain('"Orphan"');
+  });
+
+  it('serves the saved list without looking up a link when it was made from the answers the sessions saved', async () => {
+    const lookups = vi.spyOn(SessionIndex.prototype, 'linkForPlan');
+    try {
+      const { json, confirmed } = await restart();
+      expect(confirmed).toBe(true);
+      expect(lookups).not.toHaveBeenCalled();
+      expect(json).toBe(await freshList());
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('looks the links up again when the list was made from other answers than the sessions saved', async () => {
+    // The plan cache of this run, then a run where a log links the orphan plan and both caches are saved
+    // again; then the older plan cache back, as if that run had stopped before saving its plans.
+    const file = await planCacheFile();
+    const older = [await readFile(file), await readFile(file.replace(/\.json$/, '.list.json'))] as const;
+    await appendFile(log('/work/beta', 2), `${conversationLine('/work/beta', uuid(2), 'orphan-plan')}\n`);
+    await settle(path.join(home.claude, 'projects'));
+    const second = await open(cache);
+    expect(listJson(second)).toContain(uuid(2));
+    await second.close();
+    await writeFile(file, older[0]);
+    await writeFile(file.replace(/\.json$/, '.list.json'), older[1]);
+    const lookups = vi.spyOn(SessionIndex.prototype, 'linkForPlan');
+    try {
+      const { json, confirmed } = await restart();
+      expect(confirmed).toBe(true);
+      expect(lookups).toHaveBeenCalled();
+      expect(json).toBe(await freshList());
+      expect(JSON.parse(json)).toContainEqual(expect.objectContaining({ filename: 'orphan-plan.md', project: 'beta', sessionId: uuid(2) }));
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('rebuilds the list when a saved link is not what the sessions say now', async () => {

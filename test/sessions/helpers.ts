@@ -118,9 +118,10 @@ export const SID_C = '3d2e6b9a-4f5c-4e7d-9a0b-9c8d7e6f5a4b';
 
 /**
  * What an index knows of its logs, from its snapshot without the directory stamps (those record when
- * and by which thread each directory was last listed, not what the logs say).
+ * and by which thread each directory was last listed, not what the logs say) and the view stamp (a name
+ * each index gives its own answers).
  */
 export function indexFacts(index: { toJSON(): unknown }): unknown {
-  const { dirs: _dirs, ...facts } = index.toJSON() as Record<string, unknown>;
+  const { dirs: _dirs, viewStamp: _stamp, ...facts } = index.toJSON() as Record<string, unknown>;
   return facts;
 }

@@ -27,8 +27,8 @@ export interface SavedPlans {
 const LIST_FILE = 'list.json';
 
 function sameList(a: SavedList | null, b: SavedList | null): boolean {
-  return a === b || (a !== null && b !== null && a.digest === b.digest && a.links.length === b.links.length &&
-    a.links.every((x, i) => x === b.links[i]));
+  return a === b || (a !== null && b !== null && a.digest === b.digest && a.viewStamp === b.viewStamp &&
+    a.links.length === b.links.length && a.links.every((x, i) => x === b.links[i]));
 }
 
 export class PlanCache {
@@ -73,7 +73,10 @@ export class PlanCache {
     if (list !== null && list.digest !== this.inFile?.list?.digest) result = await this.cache.writeBytes(LIST_FILE, list.json);
     if (list === null && this.inFile?.list) await this.cache.removeBytes(LIST_FILE);
     if (result === true) {
-      const doc = { format: FORMAT, version: VERSION, plans: saved.facts, ...(list ? { list: { digest: list.digest, links: list.links } } : {}) };
+      const doc = {
+        format: FORMAT, version: VERSION, plans: saved.facts,
+        ...(list ? { list: { digest: list.digest, links: list.links, viewStamp: list.viewStamp } } : {}),
+      };
       result = await this.cache.write(doc);
     }
     if (result !== true) this.logger?.warn(`could not save the plan cache: ${result}`);

@@ -43,10 +43,10 @@ export function planListJson(records: readonly PlanFileRecord[], linker: PlanLin
 
 interface Made {
   version: number;
-  records: PlanFileRecord[];
-  byName: Map<string, PlanFileRecord>;
+  /** The records in list order, and by file name: sorted when first needed (an adopted list needs neither). */
+  order: { records: PlanFileRecord[]; byName: Map<string, PlanFileRecord> } | null;
   list: PlanMetadata[] | null;
-  json: { bytes: Buffer; links: (string | null)[]; saved: SavedList | null } | null;
+  json: { bytes: Buffer; links: (string | null)[]; viewStamp: string | null; saved: SavedList | null } | null;
 }
 
 /** The list of a catalogue as of its version, made when first asked for. */
@@ -63,17 +63,17 @@ export class PlanListing {
 
   /** The records of the list, in its order. */
   ordered(): PlanFileRecord[] {
-    return this.current().records;
+    return this.order(this.current()).records;
   }
 
   /** The listed record of that file name: the only way a request can name a plan file. */
   pick(filename: string): PlanFileRecord | undefined {
-    return this.current().byName.get(filename);
+    return this.order(this.current()).byName.get(filename);
   }
 
   list(): PlanMetadata[] {
     const made = this.current();
-    made.list ??= made.records.map((r) => this.toMetadata(r));
+    made.list ??= this.order(made).records.map((r) => this.toMetadata(r));
     return made.list;
   }
 
@@ -94,31 +94,37 @@ export class PlanListing {
   /** The list's bytes and links in the form the plan cache keeps. */
   saved(): SavedList {
     const json = this.jsonMade();
-    json.saved ??= saveList(json.links, json.bytes);
+    json.saved ??= saveList(json.links, json.bytes, json.viewStamp);
     return json.saved;
   }
 
   /** A saved list known to be this version's list (see PlanStore.adoptRestored()): served as it is. */
   adopt(saved: SavedList): void {
-    const made = this.current();
-    made.json = { bytes: saved.json, links: saved.links, saved };
+    this.current().json = { bytes: saved.json, links: saved.links, viewStamp: saved.viewStamp, saved };
   }
 
   private jsonMade(): NonNullable<Made['json']> {
     const made = this.current();
     if (made.json === null) {
       const links: (string | null)[] = [];
-      made.json = { bytes: Buffer.from(planListJson(made.records, this.linker, links)), links, saved: null };
+      const viewStamp = this.linker.viewStamp?.() ?? null;
+      made.json = { bytes: Buffer.from(planListJson(this.order(made).records, this.linker, links)), links, viewStamp, saved: null };
     }
     return made.json;
   }
 
   private current(): Made {
     const version = this.version();
-    if (this.made?.version === version) return this.made;
-    const records = listOrder(this.records(), (a, b) => this.logClash(a, b));
-    this.made = { version, records, byName: new Map(records.map((r) => [r.filename, r])), list: null, json: null };
+    if (this.made?.version !== version) this.made = { version, order: null, list: null, json: null };
     return this.made;
+  }
+
+  private order(made: Made): NonNullable<Made['order']> {
+    if (made.order === null) {
+      const records = listOrder(this.records(), (a, b) => this.logClash(a, b));
+      made.order = { records, byName: new Map(records.map((r) => [r.filename, r])) };
+    }
+    return made.order;
   }
 
   private logClash(a: PlanFileRecord, b: PlanFileRecord): void {

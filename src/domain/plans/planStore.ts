@@ -11,7 +11,7 @@ import { isPlanFileName, planFacts, planLinks, readPlanFile, recordFromFacts, ty
 import { PlanListing } from './planListing.js';
 import { listPlanPaths, readAll, restoredRecords, sameText } from './planReads.js';
 import { searchPlans, SearchPreparation } from './planSearch.js';
-import { linksHold, type PlanLinker, type SavedList } from './savedList.js';
+import { listHolds, type PlanLinker, type SavedList } from './savedList.js';
 
 export type { PlanLinker } from './savedList.js';
 
@@ -127,7 +127,7 @@ export class PlanStore {
     // Every restored plan is listed as it was: the saved list holds if the session links do.
     const list = this.restoredList;
     this.restoredList = null;
-    if (list !== null && this.hints.size === 0 && linksHold(list, this.linker)) this.listing.adopt(list);
+    if (list !== null && this.hints.size === 0 && listHolds(list, this.linker)) this.listing.adopt(list);
     return true;
   }
 

@@ -7,6 +7,8 @@ import { lastPathSegment } from '../files.js';
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
   linkForPlan(filename: string): { sessionId: string; cwd: string | null } | null;
+  /** A name for the links as they are: equal stamps, equal links (SessionIndex.viewStamp()); none: unknown. */
+  viewStamp?(): string;
 }
 
 /** A plan's project: the last path segment of its session's cwd. */
@@ -27,11 +29,16 @@ export interface SavedList {
   digest: string;
   /** Per listed plan, in list order: its file name, sessionId and project, as the list has them. */
   links: (string | null)[];
+  /** The linker's stamp when the links were looked up (null: it had none). */
+  viewStamp: string | null;
 }
 
-/** The saved form of a list's bytes, given its plans' links in list order (file name, sessionId, project each). */
-export function saveList(links: (string | null)[], json: Buffer): SavedList {
-  return { json, digest: digestOf(json), links };
+/**
+ * The saved form of a list's bytes, given its plans' links in list order (file name, sessionId, project
+ * each) and the stamp of the links they were looked up in.
+ */
+export function saveList(links: (string | null)[], json: Buffer, viewStamp: string | null): SavedList {
+  return { json, digest: digestOf(json), links, viewStamp };
 }
 
 /** The distinct projects the links name, sorted. */
@@ -50,9 +57,15 @@ function digestOf(bytes: Buffer): string {
 
 /**
  * Whether the saved list is the one the store would build now, given that its plans are exactly the ones
- * the list was made from (same files, same facts): then only the session links can differ, and each is
- * looked up again.
+ * the list was made from (same files, same facts): then only the session links can differ. When the
+ * linker's answers are the very ones the list was made from (same stamp) they cannot; otherwise each link
+ * is looked up again (linksHold, which test/plans/savedList.test.ts pins this to).
  */
+export function listHolds(saved: SavedList, linker: PlanLinker): boolean {
+  return (saved.viewStamp !== null && saved.viewStamp === linker.viewStamp?.()) || linksHold(saved, linker);
+}
+
+/** Whether every saved link is the one the linker gives now. */
 export function linksHold(saved: SavedList, linker: PlanLinker): boolean {
   const { links } = saved;
   for (let at = 0; at < links.length; at += 3) {
@@ -70,9 +83,9 @@ export function linksHold(saved: SavedList, linker: PlanLinker): boolean {
  */
 export function readSavedList(value: unknown, json: Buffer | null): SavedList | null {
   if (json === null || typeof value !== 'object' || value === null) return null;
-  const { digest, links } = value as Record<string, unknown>;
+  const { digest, links, viewStamp } = value as Record<string, unknown>;
   if (typeof digest !== 'string' || digestOf(json) !== digest) return null;
   if (!Array.isArray(links) || links.length % 3 !== 0) return null;
   for (const item of links as unknown[]) if (item !== null && typeof item !== 'string') return null;
-  return { json, digest, links: links as (string | null)[] };
+  return { json, digest, links: links as (string | null)[], viewStamp: typeof viewStamp === 'string' ? viewStamp : null };
 }

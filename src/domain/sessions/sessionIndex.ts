@@ -1,5 +1,6 @@
 // The slug -> session -> cwd index over Claude Code's session logs: which session wrote a plan, and which
 // project (cwd) each session and each projects/<folder> belongs to. Logs are read incrementally.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { silentLogger, type Logger } from '../types.js';
@@ -12,7 +13,7 @@ import {
 } from './logReader.js';
 import { restoredIsCurrent } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { readSnapshot, writeSnapshot, writeSnapshotInSlices } from './snapshot.js';
+import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type SnapshotState } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -51,12 +52,24 @@ export interface SessionScanStats {
  * copy and scan, and they are read in slices between which requests are answered.
  */
 const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * View stamps made by this process: its own random part and a count, so no two processes (two viewers on
+ * one cache, say) ever name different answers alike.
+ */
+const STAMP_PREFIX = randomBytes(9).toString('base64url');
+let stampCount = 0;
+const newStamp = (): string => `${STAMP_PREFIX}-${++stampCount}`;
+
 export class SessionIndex {
   private readonly projectsDir: string;
   private readonly logger: Logger;
   private files = new Map<string, TrackedFile>();
   private readonly folders = new Map<string, string>();
-  private view: IndexView;
+  /** The answers (see answers()); null until first asked for after a restore. */
+  private view: IndexView | null = null;
+  /** Names the answers: changed whenever they change, saved and restored with the index (viewStamp()). */
+  private stamp = newStamp();
   /** Files or folders changed since the view was last built. */
   private dirty = false;
   /** Files whose grown facts can be laid over the view (see patchView) instead of a rebuild. */
@@ -87,7 +100,24 @@ export class SessionIndex {
     this.slot = createReadSlot(this.chunkBytes);
     this.workers = options.workers ?? null;
     this.workerThreshold = options.workerThresholdBytes ?? WORKER_THRESHOLD_BYTES;
-    this.view = buildView(this.files, this.folders);
+  }
+
+  /**
+   * The answers of the files as of the last update. A restored index builds them when first asked for: a
+   * restart that serves its saved plan list needs none of them for its first answer (viewStamp()).
+   */
+  private answers(): IndexView {
+    return (this.view ??= buildView(this.files, this.folders));
+  }
+
+  /**
+   * A name for the answers as they are now: equal stamps, equal answers (linkForPlan() and the rest). It
+   * changes with every update that changes an answer, and is saved and restored with the index, so what
+   * was derived from the answers of a saved index (the saved plan list, savedList.ts) can tell that a
+   * restored index gives the same ones without building them.
+   */
+  viewStamp(): string {
+    return this.stamp;
   }
 
   /** Discovers every log, reads only unread bytes, forgets vanished files. True when any answer changed. */
@@ -110,6 +140,8 @@ export class SessionIndex {
 
   /** A watcher saw this path change, appear or vanish. True when any answer changed. */
   async updateFile(absPath: string): Promise<boolean> {
+    // An update starts from the answers as they are: publish() patches them or compares with them.
+    this.answers();
     const abs = path.resolve(absPath);
     const seg = relativeSegments(this.projectsDir, abs);
     if (seg === null) return false;
@@ -135,9 +167,10 @@ export class SessionIndex {
 
   /** `<slug>.md` -> the session whose lines carry that slug; `<slug>-agent-<id>.md` -> <slug>'s session. */
   linkForPlan(planFilename: string): SessionLink | null {
+    const view = this.answers();
     for (const slug of candidateSlugs(planFilename)) {
-      const sessionId = this.view.slugs.get(slug);
-      if (sessionId !== undefined) return { sessionId, cwd: this.view.sessions.get(sessionId) ?? null };
+      const sessionId = view.slugs.get(slug);
+      if (sessionId !== undefined) return { sessionId, cwd: view.sessions.get(sessionId) ?? null };
     }
     return null;
   }
@@ -167,19 +200,20 @@ export class SessionIndex {
   }
 
   cwdForSession(sessionId: string): string | null {
-    return this.view.sessions.get(sessionId) ?? null;
+    return this.answers().sessions.get(sessionId) ?? null;
   }
 
   /** Every directory under projects/, with the last cwd seen in its logs. Sorted by key. */
   projectFolders(): ProjectFolder[] {
-    return [...this.view.folders]
+    const view = this.answers();
+    return [...view.folders]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, dir]) => ({ key, dir, cwd: this.view.folderCwds.get(key) ?? null }));
+      .map(([key, dir]) => ({ key, dir, cwd: view.folderCwds.get(key) ?? null }));
   }
 
   /** Distinct cwds: each session's last cwd and each folder's last cwd. Sorted. */
   knownCwds(): string[] {
-    return [...this.view.cwds];
+    return [...this.answers().cwds];
   }
 
   scanStats(): SessionScanStats {
@@ -192,12 +226,16 @@ export class SessionIndex {
   }
 
   toJSON(): unknown {
-    return writeSnapshot(this.projectsDir, this.folders, this.files, this.dirStamps);
+    return writeSnapshot(this.projectsDir, this.snapshotState());
   }
 
   /** toJSON() in time slices; nothing may change the index until it resolves (see Viewer's session queue). */
   snapshot(): Promise<object> {
-    return writeSnapshotInSlices(this.projectsDir, this.folders, this.files, this.dirStamps);
+    return writeSnapshotInSlices(this.projectsDir, this.snapshotState());
+  }
+
+  private snapshotState(): SnapshotState {
+    return { folders: this.folders, files: this.files, dirStamps: this.dirStamps, viewStamp: this.stamp };
   }
 
   /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
@@ -210,11 +248,14 @@ export class SessionIndex {
     index.files = restored.files;
     index.dirStamps = restored.dirs;
     index.stampsUsable = restored.dirs.size > 0;
-    index.view = buildView(index.files, index.folders);
+    // The answers are the saved index's: its stamp names them (an older snapshot has none: a new one).
+    if (restored.viewStamp !== null) index.stamp = restored.viewStamp;
     return index;
   }
 
   private async refreshNow(): Promise<boolean> {
+    // See updateFile().
+    this.answers();
     // Only a first scan (nothing known yet: no cache, or a cache thrown away) reads enough to be worth
     // the workers' start-up (~0.1 s of CPU each). With a restored index the walk is a few thousand
     // lstats, cheaper on this thread; syncFiles() still sends a big backlog of appends to the workers.
@@ -418,18 +459,24 @@ export class SessionIndex {
 
   /** Rebuilds the view after changes; true when any answer differs from before. */
   private publish(): boolean {
+    const changed = this.applyChanges();
+    if (changed) this.stamp = newStamp();
+    return changed;
+  }
+
+  private applyChanges(): boolean {
+    const view = this.answers();
     const patches = this.patches;
     this.patches = [];
     if (!this.dirty) {
       let changed = false;
-      for (const file of patches) if (patchView(this.view, file)) changed = true;
+      for (const file of patches) if (patchView(view, file)) changed = true;
       return changed;
     }
     this.dirty = false;
     const next = buildView(this.files, this.folders);
-    const changed = !sameView(this.view, next);
     this.view = next;
-    return changed;
+    return !sameView(view, next);
   }
 
   /** Each distinct problem is reported once: a refresh loop must not flood the log. */

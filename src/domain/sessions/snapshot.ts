@@ -15,6 +15,8 @@ import type { LogFacts } from './logReader.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
 const VERSION = 2;
+/** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
+const MAX_STAMP_CHARS = 64;
 
 /**
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
@@ -32,12 +34,23 @@ export interface IndexSnapshot {
   files: SnapshotFiles;
   /** Per directory walked: its path relative to the projects dir ('' for itself), mtimeMs, ino, listedAt. */
   dirs: (string | number)[];
+  /** The stamp of the index's answers as saved (SessionIndex.viewStamp()); absent in older snapshots. */
+  viewStamp?: string;
 }
 
 export interface RestoredState {
   folders: Map<string, string>;
   files: Map<string, TrackedFile>;
   dirs: Map<string, DirStamp>;
+  viewStamp: string | null;
+}
+
+/** What a snapshot holds besides the files: their project folders, the walked directories, the stamp. */
+export interface SnapshotState {
+  folders: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, TrackedFile>;
+  dirStamps: ReadonlyMap<string, DirStamp>;
+  viewStamp: string;
 }
 
 /** Sorted, so the same index always writes the same file, whichever order it was built in. */
@@ -45,13 +58,8 @@ function sortedByKey<V>(map: ReadonlyMap<string, V>): [string, V][] {
   return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export function writeSnapshot(
-  projectsDir: string,
-  folders: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, TrackedFile>,
-  dirStamps: ReadonlyMap<string, DirStamp>,
-): IndexSnapshot {
-  const steps = snapshotSteps(projectsDir, folders, files, dirStamps);
+export function writeSnapshot(projectsDir: string, state: SnapshotState): IndexSnapshot {
+  const steps = snapshotSteps(projectsDir, state);
   for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
 }
 
@@ -59,14 +67,9 @@ export function writeSnapshot(
  * writeSnapshot() in time slices. The first save after a start runs code that has not warmed up yet: ~40 ms
  * for the bench home's 4,033 logs in one piece. The maps must not change until it resolves.
  */
-export async function writeSnapshotInSlices(
-  projectsDir: string,
-  folders: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, TrackedFile>,
-  dirStamps: ReadonlyMap<string, DirStamp>,
-): Promise<IndexSnapshot> {
+export async function writeSnapshotInSlices(projectsDir: string, state: SnapshotState): Promise<IndexSnapshot> {
   const slicer = new TimeSlicer();
-  const steps = snapshotSteps(projectsDir, folders, files, dirStamps);
+  const steps = snapshotSteps(projectsDir, state);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done === true) return step.value;
     await slicer.maybeYield();
@@ -74,12 +77,7 @@ export async function writeSnapshotInSlices(
 }
 
 /** Builds the snapshot, pausing after every file and directory (see writeSnapshotInSlices). */
-function* snapshotSteps(
-  projectsDir: string,
-  folders: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, TrackedFile>,
-  dirStamps: ReadonlyMap<string, DirStamp>,
-): Generator<void, IndexSnapshot> {
+function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewStamp }: SnapshotState): Generator<void, IndexSnapshot> {
   const strings: string[] = [];
   const indexes = new Map<string, number>();
   const ref = (value: string): number => {
@@ -108,7 +106,7 @@ function* snapshotSteps(
     dirs.push(relative(dir), stamp.mtimeMs, stamp.ino, stamp.listedAt);
     yield;
   }
-  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs };
+  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs, viewStamp };
 }
 
 /** Segments of a path the snapshot names, or null unless it is a relative path with plain segments. */
@@ -262,5 +260,6 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
   }
   const dirs = readDirs(data.dirs, projectsDir);
   if (dirs === null) return null;
-  return { folders, files, dirs };
+  const viewStamp = typeof data.viewStamp === 'string' && data.viewStamp.length <= MAX_STAMP_CHARS ? data.viewStamp : null;
+  return { folders, files, dirs, viewStamp };
 }
