@@ -114,7 +114,7 @@ export class SessionIndex {
    * A name for the answers as they are now: equal stamps, equal answers (linkForPlan() and the rest). It
    * changes with every update that changes an answer, and is saved and restored with the index, so what
    * was derived from the answers of a saved index (the saved plan list, savedList.ts) can tell that a
-   * restored index gives the same ones without building them.
+   * restored index gives the same ones without building them (docs/decisions.md, D49).
    */
   viewStamp(): string {
     return this.stamp;
