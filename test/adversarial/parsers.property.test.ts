@@ -10,7 +10,7 @@ import { MAX_YAML_DEPTH, parseFrontmatter } from '../../src/domain/markdown/fron
 import { nestsDeeperThan } from '../../src/domain/markdown/yamlNesting.js';
 import { extractLinks } from '../../src/domain/markdown/links.js';
 import { countLines, countLinesInBytes, firstHeading, planTitle, planTitleFromBytes } from '../../src/domain/markdown/text.js';
-import { countWords } from '../../src/domain/markdown/wordCount.js';
+import { countWordsAndNewlines } from '../../src/domain/markdown/wordCount.js';
 
 /** Fragments every markdown parser here treats specially, mixed with arbitrary Unicode. */
 const MD_TOKENS = [
@@ -184,7 +184,7 @@ describe('countLines and countWords (any text)', () => {
       fc.property(markdown, (text) => {
         const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
         expect(countLines(text)).toBe(lines);
-        expect(countWords(Buffer.from(text, 'utf8'))).toBe(naiveWords(text));
+        expect(countWordsAndNewlines(Buffer.from(text, 'utf8')).words).toBe(naiveWords(text));
       }),
       { numRuns: RUNS },
     );
@@ -203,7 +203,7 @@ describe('countLines and countWords (any text)', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
         const bytes = Buffer.from(pieces.flat());
-        expect(countWords(bytes)).toBe(naiveWords(bytes.toString('utf8')));
+        expect(countWordsAndNewlines(bytes).words).toBe(naiveWords(bytes.toString('utf8')));
       }),
       { numRuns: RUNS * 4 },
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countLines, firstHeading, planTitle } from '../../src/domain/markdown/text.js';
-import { countWords } from '../../src/domain/markdown/wordCount.js';
+import { countWordsAndNewlines } from '../../src/domain/markdown/wordCount.js';
 import { foldCase } from '../../src/domain/fold.js';
 
 describe('countLines', () => {
@@ -25,7 +25,7 @@ describe('countWords', () => {
     ['  leading and trailing  ', 3],
     ['non\u00a0breaking', 2],
     ['Größe ΣΟΦΙΑ 日本語', 3],
-  ])('%j has %i words', (text, words) => expect(countWords(Buffer.from(text, 'utf8'))).toBe(words));
+  ])('%j has %i words', (text, words) => expect(countWordsAndNewlines(Buffer.from(text, 'utf8')).words).toBe(words));
 });
 
 describe('firstHeading and planTitle', () => {

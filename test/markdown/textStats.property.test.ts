@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countLinesInBytes, firstHeading } from '../../src/domain/markdown/text.js';
 import { TextStatsCounter } from '../../src/domain/markdown/textStats.js';
-import { countWords } from '../../src/domain/markdown/wordCount.js';
+import { countWordsInJs } from '../../src/domain/markdown/wordCount.js';
 
 const TOKENS = [
   '\n', '\r\n', '\r', ' ', '  ', '\t', '# ', '#', '## Title', '# Plan: x', '```', '~~~', '````', 'word', 'two words',
@@ -38,7 +38,7 @@ describe('TextStatsCounter', () => {
     fc.assert(fc.property(bytes, fc.array(fc.nat(), { maxLength: 12 }), (all, cuts) => {
       expect(measureInChunks(all, cuts)).toEqual({
         lineCount: countLinesInBytes(all),
-        wordCount: countWords(all),
+        wordCount: countWordsInJs(all),
         heading: firstHeading(all.toString('utf8')),
       });
     }), { numRuns: 3000 });

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countWords, countWordsInJs, WASM_MAX_BYTES, wordCountEngine } from '../../src/domain/markdown/wordCount.js';
+import { countLinesInBytes, linesFromNewlines } from '../../src/domain/markdown/text.js';
+import { countNewlinesInJs, countWordsAndNewlines, countWordsInJs, WASM_MAX_BYTES, wordCountEngine } from '../../src/domain/markdown/wordCount.js';
+
+const countWords = (bytes: Uint8Array): number => countWordsAndNewlines(bytes).words;
 
 const naiveWords = (bytes: Buffer): number => bytes.toString('utf8').split(/[\s\u0085]+/).filter(Boolean).length;
 
@@ -19,7 +22,7 @@ const piece = fc.oneof(
 );
 const texts = fc.array(piece, { maxLength: 80 }).map((pieces) => Buffer.from(pieces.flat()));
 
-describe('countWords', () => {
+describe('countWordsAndNewlines: words', () => {
   it('runs the WebAssembly module on this Node (the tests below would otherwise only test the fallback)', () => {
     expect(wordCountEngine()).toBe('wasm');
   });
@@ -53,6 +56,30 @@ describe('countWords', () => {
     const big = Buffer.alloc(WASM_MAX_BYTES + 3, 'ab\u00a0c ');
     expect(countWords(big)).toBe(countWordsInJs(big));
     expect(countWords(big)).toBe(naiveWords(big));
+  });
+
+  it('counts the newlines the JavaScript loop counts, and so the lines countLinesInBytes() gives, on any bytes', () => {
+    fc.assert(
+      fc.property(texts, fc.nat(31), (bytes, offset) => {
+        const inSlab = Buffer.concat([Buffer.alloc(offset, 0x0a), bytes]).subarray(offset);
+        const expected = countNewlinesInJs(bytes);
+        expect(expected).toBe(bytes.toString('latin1').split('\n').length - 1);
+        expect(countWordsAndNewlines(bytes).newlines).toBe(expected);
+        expect(countWordsAndNewlines(inSlab).newlines).toBe(expected);
+        expect(linesFromNewlines(bytes, expected)).toBe(countLinesInBytes(bytes));
+      }),
+      { numRuns: 3000 },
+    );
+    // Whole 16-byte blocks and the bytes after them, newlines in every position of a block.
+    for (let length = 0; length <= 48; length++) {
+      for (const at of [0, 7, 15, 16, 31, length - 1]) {
+        const bytes = Buffer.alloc(length, 0x61);
+        if (at >= 0 && at < length) bytes[at] = 0x0a;
+        expect(countWordsAndNewlines(bytes).newlines).toBe(countNewlinesInJs(bytes));
+      }
+    }
+    const big = Buffer.alloc(WASM_MAX_BYTES + 3, 'a\nb');
+    expect(countWordsAndNewlines(big).newlines).toBe(countNewlinesInJs(big));
   });
 
   it('ships the module that wordCount.wat compiles to', () => {

@@ -23,6 +23,12 @@ export function countLinesInBytes(bytes: Buffer): number {
   return bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
 }
 
+/** countLinesInBytes() of bytes whose `\n` bytes were counted elsewhere (with their words: wordCount.ts). */
+export function linesFromNewlines(bytes: Uint8Array, newlines: number): number {
+  if (bytes.length === 0) return 0;
+  return bytes[bytes.length - 1] === 0x0a ? newlines : newlines + 1;
+}
+
 /** Lines longer than this are cut before a heading is looked for: a 50 MB single-line plan must not feed a regex the whole file. */
 export const HEADING_LINE_CHARS = 4096;
 

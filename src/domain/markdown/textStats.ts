@@ -3,7 +3,7 @@
 // are those of countLinesInBytes(), countWords() and firstHeading() over the whole text; the property
 // test in test/markdown/textStats.property.test.ts holds them to that for any way of cutting the bytes.
 import { HEADING_LINE_CHARS, HeadingScanner } from './text.js';
-import { countWords, countWordsInJs } from './wordCount.js';
+import { countWordsAndNewlines, countWordsInJs } from './wordCount.js';
 
 /**
  * The bytes of a line decoded to look for a heading: any HEADING_LINE_CHARS characters fit in them, with
@@ -84,20 +84,19 @@ export class TextStatsCounter {
 
   private count(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    // The heading scan counts the lines it goes through; this loop counts those after it stopped.
-    const from = this.lookingForHeading ? this.scanLines(bytes) : 0;
-    for (let at = bytes.indexOf(0x0a, from); at !== -1; at = bytes.indexOf(0x0a, at + 1)) this.newlines++;
+    if (this.lookingForHeading) this.scanLines(bytes);
+    const { words, newlines } = countWordsAndNewlines(bytes);
+    this.newlines += newlines;
     this.lastByte = bytes[bytes.length - 1]!;
-    const words = countWords(bytes);
     this.words += this.inWord && words > 0 && !startsWithSpace(bytes) ? words - 1 : words;
     this.inWord = !endsWithSpace(bytes);
   }
 
   /**
-   * Hands each line ended in `bytes` to endLine() (counting its newline), and keeps the head of one left
-   * open for the next chunk. Returns where it stopped: past the heading's line, or the end.
+   * Hands each line ended in `bytes` to endLine(), and keeps the head of one left open for the next chunk,
+   * until the heading is found.
    */
-  private scanLines(bytes: Uint8Array): number {
+  private scanLines(bytes: Uint8Array): void {
     let start = 0;
     // firstHeading() skips a byte-order mark before it cuts the first line.
     if (!this.started) {
@@ -108,9 +107,8 @@ export class TextStatsCounter {
       const end = bytes.indexOf(0x0a, start);
       if (end === -1) {
         if (start < bytes.length) this.keepLineHead(bytes.subarray(start));
-        return bytes.length;
+        return;
       }
-      this.newlines++;
       if (this.lineHead === null) this.endLine(bytes.subarray(start, Math.min(end, start + HEADING_LINE_BYTES)));
       else {
         this.keepLineHead(bytes.subarray(start, end));
@@ -118,7 +116,7 @@ export class TextStatsCounter {
         this.lineHead = null;
       }
       start = end + 1;
-      if (!this.lookingForHeading) return start;
+      if (!this.lookingForHeading) return;
     }
   }
 

@@ -1,8 +1,10 @@
-// Word counts of plans, on their UTF-8 bytes. At start every plan is measured (3,000 plans, ~25 MB on a
-// heavy user's home): the byte loop below took ~70 ms of it alone and twice that beside the log scan, the
-// same count in WebAssembly with 16-byte vector compares (wordCount.wat) ~15 ms. The JavaScript loop is
-// the definition and the fallback (no WebAssembly under --jitless, no SIMD on some platforms, a text
-// larger than the scratch memory); the tests hold both to the same answers.
+// Word and newline counts of plans, on their UTF-8 bytes. At start every plan is measured (3,000 plans,
+// ~25 MB on a heavy user's home, plus its large plans): the byte loop below took ~70 ms of it alone and
+// twice that beside the log scan, the same count in WebAssembly with 16-byte vector compares
+// (wordCount.wat) ~15 ms; newlines are counted there too, in the bytes already copied in (a call of
+// indexOf() per line cost more than the word count, docs/decisions.md D51). The JavaScript loops are the
+// definitions and the fallback (no WebAssembly under --jitless, no SIMD on some platforms, a text larger
+// than the scratch memory); the tests hold both to the same answers.
 import { WORD_COUNT_WASM } from './wordCountWasm.js';
 
 // Per byte: 1 = an ASCII space, 2 = the first byte of a possible multi-byte Unicode space, 0 = neither.
@@ -65,12 +67,15 @@ interface WasmMemory {
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: { memory: WasmMemory; countWords: (ptr: number, len: number) => number } };
+  Instance: new (module: object, imports: object) => {
+    exports: { memory: WasmMemory; countWords: (ptr: number, len: number) => number; countNewlines: (ptr: number, len: number) => number };
+  };
 }
 
 interface WasmCounter {
   memory: WasmMemory;
   count: (ptr: number, len: number) => number;
+  newlines: (ptr: number, len: number) => number;
   /** A view of the whole memory, renewed when it grows (growing detaches the old buffer). */
   view: Uint8Array;
 }
@@ -84,7 +89,7 @@ function wasmCounter(): WasmCounter | null {
     if (wasm === undefined) throw new Error('no WebAssembly');
     // Synchronous on purpose: the module is 700 bytes, and the first plans are measured right away.
     const { exports } = new wasm.Instance(new wasm.Module(Buffer.from(WORD_COUNT_WASM, 'base64')), {});
-    counter = { memory: exports.memory, count: exports.countWords, view: new Uint8Array(exports.memory.buffer) };
+    counter = { memory: exports.memory, count: exports.countWords, newlines: exports.countNewlines, view: new Uint8Array(exports.memory.buffer) };
   } catch {
     // No WebAssembly (--jitless), or no SIMD in this engine: the JavaScript loop gives the same counts.
     counter = null;
@@ -97,18 +102,35 @@ export function wordCountEngine(): 'wasm' | 'js' {
   return wasmCounter() === null ? 'js' : 'wasm';
 }
 
-/** countWordsInJs()'s answer, from the WebAssembly module when it can run here. */
-export function countWords(bytes: Uint8Array): number {
+/** The newline (0x0A) bytes of `bytes`: the definition of the module's countNewlines. */
+export function countNewlinesInJs(bytes: Uint8Array): number {
+  let newlines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) newlines++;
+  return newlines;
+}
+
+/** The WebAssembly module with `bytes` copied into its memory, or null when the JavaScript must count them. */
+function loaded(bytes: Uint8Array): WasmCounter | null {
   const wasm = bytes.length <= WASM_MAX_BYTES ? wasmCounter() : null;
-  if (wasm === null) return countWordsInJs(bytes);
+  if (wasm === null) return null;
   if (bytes.length > wasm.view.length) {
     try {
       wasm.memory.grow(Math.ceil((bytes.length - wasm.view.length) / WASM_PAGE_BYTES));
     } catch {
-      return countWordsInJs(bytes); // Memory refused: this text is counted the slow way, the next ones as before.
+      return null; // Memory refused: this text is counted the slow way, the next ones as before.
     }
     wasm.view = new Uint8Array(wasm.memory.buffer);
   }
   wasm.view.set(bytes, 0);
-  return wasm.count(0, bytes.length);
+  return wasm;
+}
+
+/**
+ * countWordsInJs() and countNewlinesInJs() of the same bytes, from the WebAssembly module when it can run
+ * here (the bytes copied into it once).
+ */
+export function countWordsAndNewlines(bytes: Uint8Array): { words: number; newlines: number } {
+  const wasm = loaded(bytes);
+  if (wasm === null) return { words: countWordsInJs(bytes), newlines: countNewlinesInJs(bytes) };
+  return { words: wasm.count(0, bytes.length), newlines: wasm.newlines(0, bytes.length) };
 }

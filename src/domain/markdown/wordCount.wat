@@ -1,4 +1,5 @@
-;; countWordsInJs() of src/domain/markdown/wordCount.ts, 16 bytes at a time: the words of `len` UTF-8 bytes at
+;; countNewlines(): the newline bytes of `len` bytes at `ptr`, 16 at a time (countNewlinesInJs() of wordCount.ts).
+;; countWords(): countWordsInJs() of src/domain/markdown/wordCount.ts, 16 bytes at a time: the words of `len` UTF-8 bytes at
 ;; `ptr`, where a word is a run of bytes that are not whitespace as JavaScript's \s (plus U+0085) sees
 ;; the decoded text. A 16-byte block without any first byte of a multi-byte Unicode space (C2, E1, E2,
 ;; E3, EF) is counted with vector compares; any other block, and the last few bytes, byte by byte
@@ -40,6 +41,29 @@
       (then (return (select (i32.const 3) (i32.const 0)
         (i32.and (i32.eq (local.get $d) (i32.const 0xbb)) (i32.eq (local.get $e) (i32.const 0xbf)))))))
     (i32.const 0))
+
+  (func (export "countNewlines") (param $ptr i32) (param $len i32) (result i32)
+    (local $i i32) (local $end i32) (local $blocks i32) (local $newlines i32)
+    (local.set $i (local.get $ptr))
+    (local.set $end (i32.add (local.get $ptr) (local.get $len)))
+    ;; Whole 16-byte blocks: a lane is all ones where the byte is 0x0A, and the bitmask's bits count them.
+    (local.set $blocks (i32.sub (local.get $end) (i32.and (local.get $len) (i32.const 15))))
+    (block $tail
+      (loop $vector
+        (br_if $tail (i32.ge_u (local.get $i) (local.get $blocks)))
+        (local.set $newlines (i32.add (local.get $newlines)
+          (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load (local.get $i))
+            (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $vector)))
+    ;; The last bytes one by one.
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $newlines (i32.add (local.get $newlines) (i32.eq (i32.load8_u (local.get $i)) (i32.const 10))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $bytes)))
+    (local.get $newlines))
 
   (func (export "countWords") (param $ptr i32) (param $len i32) (result i32)
     (local $i i32) (local $end i32) (local $limit i32) (local $words i32) (local $after i32)

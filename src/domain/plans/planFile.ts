@@ -6,9 +6,9 @@ import type { ScratchBuffer } from '../scratchBuffer.js';
 import { foldCase } from '../fold.js';
 import { fileChunks, LARGE_FILE_BYTES } from '../largeFiles.js';
 import { followLink } from '../linkPolicy.js';
-import { countLinesInBytes, planTitleFromBytes, titleFrom } from '../markdown/text.js';
+import { linesFromNewlines, planTitleFromBytes, titleFrom } from '../markdown/text.js';
 import { TextStatsCounter } from '../markdown/textStats.js';
-import { countWords } from '../markdown/wordCount.js';
+import { countWordsAndNewlines } from '../markdown/wordCount.js';
 import type { TrigramBloom } from '../search/trigramBloom.js';
 import type { PlanMetadata } from '../types.js';
 
@@ -103,7 +103,8 @@ export function readPlanFile(filepath: string, scratch?: ScratchBuffer): PlanFil
     }
     const bytes = scratch ? scratch.read(fd, stats.size) : readFileSync(fd);
     const filename = path.basename(filepath);
-    return recordOf(filepath, stats, planTitleFromBytes(bytes, filename), countLinesInBytes(bytes), countWords(bytes), scratch ? null : bytes);
+    const { words, newlines } = countWordsAndNewlines(bytes);
+    return recordOf(filepath, stats, planTitleFromBytes(bytes, filename), linesFromNewlines(bytes, newlines), words, scratch ? null : bytes);
   }, planLinks);
   return large ? measureLargePlan(filepath) : record;
 }
