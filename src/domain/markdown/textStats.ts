@@ -1,6 +1,6 @@
 // Lines, words and the first heading of UTF-8 text that arrives in chunks, so a file of any size is
 // measured a slice at a time instead of in one synchronous pass (docs/security.md, rule 19). The answers
-// are those of countLinesInBytes(), countWords() and firstHeading() over the whole text; the property
+// are those of countLinesInBytes(), countWordsInJs() and firstHeading() over the whole text; the property
 // test in test/markdown/textStats.property.test.ts holds them to that for any way of cutting the bytes.
 import { HEADING_LINE_CHARS, HeadingScanner } from './text.js';
 import { countWordsAndNewlines, countWordsInJs } from './wordCount.js';
@@ -31,7 +31,7 @@ function incompleteTail(bytes: Uint8Array): number {
   return n;
 }
 
-/** Whether the text ends with a space character (as countWords() decides what a space is). */
+/** Whether the text ends with a space character (as countWordsInJs() decides what a space is). */
 function endsWithSpace(bytes: Uint8Array): boolean {
   // A slice that counts no word is all spaces: the one starting where the last character does is that character.
   for (let back = 1; back <= 3 && back <= bytes.length; back++) {

@@ -97,7 +97,7 @@ function wasmCounter(): WasmCounter | null {
   return counter;
 }
 
-/** Which implementation countWords() uses for texts up to WASM_MAX_BYTES here. */
+/** Which implementation countWordsAndNewlines() uses for texts up to WASM_MAX_BYTES here. */
 export function wordCountEngine(): 'wasm' | 'js' {
   return wasmCounter() === null ? 'js' : 'wasm';
 }

@@ -59,7 +59,8 @@ function digestOf(bytes: Buffer): string {
  * Whether the saved list is the one the store would build now, given that its plans are exactly the ones
  * the list was made from (same files, same facts): then only the session links can differ. When the
  * linker's answers are the very ones the list was made from (same stamp) they cannot; otherwise each link
- * is looked up again (linksHold, which test/plans/savedList.test.ts pins this to).
+ * is looked up again (linksHold). test/sessions/viewPatch.test.ts holds equal stamps to equal answers;
+ * test/plans/restartUnchanged.test.ts checks both ways of deciding.
  */
 export function listHolds(saved: SavedList, linker: PlanLinker): boolean {
   return (saved.viewStamp !== null && saved.viewStamp === linker.viewStamp?.()) || linksHold(saved, linker);
