@@ -2,7 +2,7 @@
 // functions are the definition. For any text and any way of cutting its bytes, both must agree.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countLinesInBytes, firstHeading } from '../../src/domain/markdown/text.js';
+import { countLines, firstHeading } from '../../src/domain/markdown/text.js';
 import { TextStatsCounter } from '../../src/domain/markdown/textStats.js';
 import { countWordsInJs } from '../../src/domain/markdown/wordCount.js';
 
@@ -37,7 +37,7 @@ describe('TextStatsCounter', () => {
   it('gives the whole text\'s lines, words and first heading, however the bytes are cut', () => {
     fc.assert(fc.property(bytes, fc.array(fc.nat(), { maxLength: 12 }), (all, cuts) => {
       expect(measureInChunks(all, cuts)).toEqual({
-        lineCount: countLinesInBytes(all),
+        lineCount: countLines(all.toString('utf8')),
         wordCount: countWordsInJs(all),
         heading: firstHeading(all.toString('utf8')),
       });

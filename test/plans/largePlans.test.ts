@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, LARGE_FILE_BYTES } from '../../src/domain/largeFiles.js';
-import { countLinesInBytes } from '../../src/domain/markdown/text.js';
+import { countLines } from '../../src/domain/markdown/text.js';
 import { countWordsInJs } from '../../src/domain/markdown/wordCount.js';
 import type { PlanMetadata } from '../../src/domain/types.js';
 import { startServer, type Running } from '../helpers/http.js';
@@ -46,7 +46,7 @@ describe('a plan larger than one chunk', () => {
     const bytes = await readFile(planFile);
     expect(bytes.length).toBeGreaterThan(LARGE_FILE_BYTES + 2 * CHUNK_BYTES);
     const plan = (await server.json<{ plans: PlanMetadata[] }>('/api/plans')).plans.find((p) => p.filename === 'large.md');
-    expect(plan).toMatchObject({ title: 'The real title', size: bytes.length, lineCount: countLinesInBytes(bytes), wordCount: countWordsInJs(bytes) });
+    expect(plan).toMatchObject({ title: 'The real title', size: bytes.length, lineCount: countLines(bytes.toString('utf8')), wordCount: countWordsInJs(bytes) });
   });
 
   it('is found by a word that straddles a chunk boundary, and by its last line', async () => {

@@ -3,7 +3,7 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_FILE_BYTES } from '../../src/domain/largeFiles.js';
-import { countLinesInBytes } from '../../src/domain/markdown/text.js';
+import { countLines } from '../../src/domain/markdown/text.js';
 import { countWordsInJs } from '../../src/domain/markdown/wordCount.js';
 import { readPlanFile } from '../../src/domain/plans/planFile.js';
 import { readAll } from '../../src/domain/plans/planReads.js';
@@ -41,7 +41,7 @@ describe('readAll', () => {
       }
       const bytes = await readFile(filepath);
       expect(record, filepath).toMatchObject({
-        title: alone.title, size: bytes.length, lineCount: countLinesInBytes(bytes), wordCount: countWordsInJs(bytes),
+        title: alone.title, size: bytes.length, lineCount: countLines(bytes.toString('utf8')), wordCount: countWordsInJs(bytes),
       });
     }
     expect(out.get(paths[4]!)).toBeNull();

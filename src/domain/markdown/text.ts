@@ -15,15 +15,10 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? lines - 1 : lines;
 }
 
-/** countLines() of UTF-8 bytes, without decoding them (a `\n` byte is never part of another character). */
-export function countLinesInBytes(bytes: Buffer): number {
-  if (bytes.length === 0) return 0;
-  let lines = 1;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
-  return bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
-}
-
-/** countLinesInBytes() of bytes whose `\n` bytes were counted elsewhere (with their words: wordCount.ts). */
+/**
+ * countLines() of UTF-8 bytes, without decoding them, given how many `\n` bytes they hold (counted with
+ * their words: wordCount.ts). A `\n` byte is never part of another character, decoded or not.
+ */
 export function linesFromNewlines(bytes: Uint8Array, newlines: number): number {
   if (bytes.length === 0) return 0;
   return bytes[bytes.length - 1] === 0x0a ? newlines : newlines + 1;

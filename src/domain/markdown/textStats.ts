@@ -1,6 +1,6 @@
 // Lines, words and the first heading of UTF-8 text that arrives in chunks, so a file of any size is
 // measured a slice at a time instead of in one synchronous pass (docs/security.md, rule 19). The answers
-// are those of countLinesInBytes(), countWordsInJs() and firstHeading() over the whole text; the property
+// are those of countLines(), countWordsInJs() and firstHeading() over the whole text; the property
 // test in test/markdown/textStats.property.test.ts holds them to that for any way of cutting the bytes.
 import { HEADING_LINE_CHARS, HeadingScanner } from './text.js';
 import { countWordsAndNewlines, countWordsInJs } from './wordCount.js';
