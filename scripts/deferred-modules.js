@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** What is deferred: packages bundled apart, and Node built-ins. */
-export const DEFERRED = [
+const DEFERRED = [
   // The route validators' compiler (ajv): lazyCompilers.ts makes it on a route's first request.
   '@fastify/ajv-compiler',
   // fastify's own default compilers, never used: the server gives its own (lazyCompilers.ts).
@@ -50,7 +50,7 @@ function exportNames(real) {
 }
 
 /** The source of a stand-in for `real` (the module's value now) that requires `target` on first use. */
-export function standInSource(real, target) {
+function standInSource(real, target) {
   const callable = typeof real === 'function';
   return `let real;
 const load = () => (real ??= require(${JSON.stringify(target)}));
