@@ -144,4 +144,41 @@ describe('RankIndex', () => {
       }
     }), { numRuns: 300 });
   });
+
+  it('adds in steps as add() does, queries between the steps seeing the index as it was before', async () => {
+    await fc.assert(fc.asyncProperty(history, fc.array(fc.array(term, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }), async ([adds, removes, compactAfter], queries) => {
+      const plain = new RankIndex<string>(compactAfter);
+      const stepped = new RankIndex<string>(compactAfter);
+      const answers = (index: RankIndex<string>) => queries.map((words) => index.search(index.prepare(words)).map((hit) => `${hit.value} ${hit.score.toFixed(9)}`).sort());
+      let steps = 0;
+      for (const [k, d] of adds) {
+        const before = answers(plain);
+        await stepped.addInSteps(`d${k}`, d, `d${k}`, () => true, async () => {
+          steps++;
+          expect(answers(stepped)).toEqual(before);
+          await Promise.resolve();
+        });
+        plain.add(`d${k}`, d, `d${k}`);
+        expect(answers(stepped)).toEqual(answers(plain));
+      }
+      for (const k of removes) {
+        plain.remove(`d${k}`);
+        stepped.remove(`d${k}`);
+        expect(answers(stepped)).toEqual(answers(plain));
+      }
+      // Every distinct term but the last of each add is a step.
+      expect(steps).toBeGreaterThanOrEqual(adds.filter(([, d]) => d.some((field) => field.length > 1)).length);
+    }), { numRuns: 200 });
+  });
+
+  it("looks a staged document's terms up again when replacing it compacts the dictionary", async () => {
+    const index = new RankIndex<string>(1);
+    index.add('d0', [['zebra'], [], [], [], ['plan', 'memory']], 'd0');
+    // Replacing the only document compacts: its old terms leave the dictionary, the lookups made before with them.
+    await index.addInSteps('d0', [['zebra'], [], [], [], ['plan', 'testing']], 'd0', () => true, () => Promise.resolve());
+    for (const word of ['zebra', 'plan', 'testing']) {
+      expect(index.search(index.prepare([{ term: word, prefix: false, typos: false }])).map((hit) => hit.value)).toEqual(['d0']);
+    }
+    expect(index.search(index.prepare([{ term: 'memory', prefix: false, typos: false }]))).toEqual([]);
+  });
 });

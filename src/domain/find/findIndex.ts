@@ -76,11 +76,16 @@ export class FindIndex {
    * in pieces beforehand: for a long body they are most of the work.
    */
   put(doc: FindDoc, bodyTerms?: readonly string[]): void {
-    const key = docKey(doc.kind, doc.id);
-    // In rankIndex.ts's field order: title, name, description, project, body.
-    const entry: FindEntry = { key, kind: doc.kind, id: doc.id, title: doc.title, project: doc.project, modified: doc.modified, type: doc.type };
-    this.rank.add(key, [terms(doc.title), terms(doc.name), terms(doc.description), terms(doc.project ?? ''), bodyTerms ?? terms(bodyOf(doc))], entry);
-    this.entries.set(key, entry);
+    const entry = entryOf(doc);
+    this.rank.add(entry.key, fieldsOf(doc, bodyTerms), entry);
+    this.entries.set(entry.key, entry);
+  }
+
+  /** put() in steps, for a long document (see RankIndex.addInSteps()). */
+  async putInSteps(doc: FindDoc, bodyTerms: readonly string[] | undefined, due: () => boolean, between: () => Promise<void>): Promise<void> {
+    const entry = entryOf(doc);
+    await this.rank.addInSteps(entry.key, fieldsOf(doc, bodyTerms), entry, due, between);
+    this.entries.set(entry.key, entry);
   }
 
   remove(key: string): void {
@@ -104,6 +109,15 @@ export class FindIndex {
     }
     return { hits, groups: (hit) => this.rank.matchedGroups(hit.entry.key, prepared) };
   }
+}
+
+function entryOf(doc: FindDoc): FindEntry {
+  return { key: docKey(doc.kind, doc.id), kind: doc.kind, id: doc.id, title: doc.title, project: doc.project, modified: doc.modified, type: doc.type };
+}
+
+/** A document's terms by field, in rankIndex.ts's order: title, name, description, project, body. */
+function fieldsOf(doc: FindDoc, bodyTerms: readonly string[] | undefined): (readonly string[])[] {
+  return [terms(doc.title), terms(doc.name), terms(doc.description), terms(doc.project ?? ''), bodyTerms ?? terms(bodyOf(doc))];
 }
 
 /** Best first: the higher score, then the newer, then by key. */

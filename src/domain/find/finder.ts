@@ -288,11 +288,11 @@ export class Finder {
     }
   }
 
-  /** Puts a document; a long body is folded into its terms a piece at a time, between slices. */
+  /** Puts a document; a long body is folded into its terms, and they are looked up, a piece at a time between slices. */
   private async put(doc: FindDoc, slicer: TimeSlicer): Promise<void> {
     const body = bodyOf(doc);
     const bodyTerms = body.length > TERMS_PIECE_CHARS ? await termsInPieces(body, TERMS_PIECE_CHARS, () => slicer.maybeYield()) : undefined;
-    this.index.put(doc, bodyTerms);
+    await this.index.putInSteps(doc, bodyTerms, () => slicer.due(), () => slicer.pause());
   }
 
   private forget(key: string): void {

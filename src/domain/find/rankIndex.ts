@@ -32,9 +32,9 @@ export interface RankHit<T> {
   score: number;
 }
 
-/** A query's words with the dictionary terms each matches and their weights (see prepare()). */
+/** A query's words, each with the dictionary terms it matches: their weights and postings (see prepare()). */
 export interface PreparedQuery {
-  words: Map<string, number>[];
+  words: Map<string, { weight: number; postings: TermPostings }>[];
 }
 
 /**
@@ -97,6 +97,8 @@ export class RankIndex<T> {
   /** By field: the live documents' lengths summed. */
   private readonly sums: number[] = new Array<number>(FIELDS).fill(0);
   private removed = 0;
+  /** Counts compactions: a staged document's lookups are redone when one ran since (see commit()). */
+  private compactions = 0;
 
   /** `compactAfter`: removed documents' slots are reclaimed once there are this many and more than live ones. */
   constructor(private readonly compactAfter = 1000) {}
@@ -107,25 +109,52 @@ export class RankIndex<T> {
 
   /** Adds or replaces a document: its terms (folded) by field, in FIELD_BOOSTS' order; its hits carry `value`. */
   add(key: string, fields: readonly (readonly string[])[], value: T): void {
+    const staged = this.stage(fields);
+    while (!staged.resolve(() => false));
+    this.commit(key, staged, value);
+  }
+
+  /**
+   * add() with its dictionary lookups (most of a long document's put) spread over steps: between them
+   * `between()` is awaited whenever `due()` says the current step is used up. Queries may run between
+   * steps and see the index as it was; other changes must not (the caller serializes them).
+   */
+  async addInSteps(key: string, fields: readonly (readonly string[])[], value: T, due: () => boolean, between: () => Promise<void>): Promise<void> {
+    const staged = this.stage(fields);
+    while (!staged.resolve(due)) await between();
+    this.commit(key, staged, value);
+  }
+
+  /** A document's distinct terms and counts by field, its postings to be looked up (see StagedDoc). */
+  private stage(fields: readonly (readonly string[])[]): StagedDoc {
+    return new StagedDoc(fields, (term) => {
+      let postings = this.dict.get(term);
+      if (postings === undefined) {
+        // A term with no postings yet matches nothing: readers between steps see no change.
+        postings = [];
+        this.dict.set(term, postings);
+      }
+      return postings;
+    }, this.compactions);
+  }
+
+  /** The staged document's one short step: replaces any document of `key`, then pushes its postings. */
+  private commit(key: string, staged: StagedDoc, value: T): void {
     this.remove(key);
+    // A compaction drops terms left without postings, so lookups made before it may be orphaned.
+    if (staged.compactions !== this.compactions) staged.restage(this.compactions);
+    while (!staged.resolve(() => false));
     const slot = this.keys.length;
     this.keys.push(key);
     this.values.push(value);
     this.slots.set(key, slot);
     for (let f = 0; f < FIELDS; f++) {
-      const terms = fields[f] ?? [];
-      this.lengths[f]![slot] = terms.length;
-      this.sums[f]! += terms.length;
-      const counts = new Map<string, number>();
-      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-      for (const [term, count] of counts) {
-        let postings = this.dict.get(term);
-        if (postings === undefined) {
-          postings = [];
-          this.dict.set(term, postings);
-        }
-        (postings[f] ??= new Postings()).push(slot, count);
-      }
+      const length = staged.lengths[f]!;
+      this.lengths[f]![slot] = length;
+      this.sums[f]! += length;
+      const counts = staged.counts[f]!;
+      const found = staged.postings[f]!;
+      for (let i = 0; i < counts.length; i++) (found[i]![f] ??= new Postings()).push(slot, counts[i]!);
     }
   }
 
@@ -142,7 +171,9 @@ export class RankIndex<T> {
 
   /** The dictionary terms each query word matches, with their weights: what search() and matchedGroups() take. */
   prepare(terms: readonly RankTerm[]): PreparedQuery {
-    return { words: terms.map((t) => this.derive(t)) };
+    // A term's postings array stays its own through compactions, which renumber inside it (or empty it
+    // when the term leaves the dictionary): a hit's terms are found without a dictionary lookup each.
+    return { words: terms.map((t) => new Map([...this.derive(t)].map(([term, weight]) => [term, { weight, postings: this.dict.get(term)! }]))) };
   }
 
   /**
@@ -158,7 +189,7 @@ export class RankIndex<T> {
     let candidates: number[] | null = null;
     for (const derived of query.words) {
       const touched: number[] = [];
-      for (const [term, weight] of derived) this.score(this.dict.get(term)!, weight, word, touched);
+      for (const { weight, postings } of derived.values()) this.score(postings, weight, word, touched);
       if (candidates === null) {
         candidates = touched;
         for (const slot of touched) total[slot] = word[slot]!;
@@ -184,9 +215,14 @@ export class RankIndex<T> {
    */
   matchedGroups(key: string, query: PreparedQuery): string[][] {
     const slot = this.slots.get(key);
-    // The dictionary may have lost a term since the query was prepared (the document changed).
-    const held = (term: string) => slot !== undefined && this.dict.get(term)?.some((p) => p !== undefined && p.holds(slot)) === true;
-    return query.words.map((derived) => [...derived.keys()].filter(held));
+    if (slot === undefined) return query.words.map(() => []);
+    const out: string[][] = [];
+    for (const derived of query.words) {
+      const group: string[] = [];
+      for (const [term, { postings }] of derived) if (postings.some((p) => p !== undefined && p.holds(slot))) group.push(term);
+      out.push(group);
+    }
+    return out;
   }
 
   /**
@@ -289,6 +325,51 @@ export class RankIndex<T> {
     this.values = values;
     this.lengths = lengths;
     this.removed = 0;
+    this.compactions += 1;
+  }
+}
+
+/**
+ * A document on its way into the index: its distinct terms and their counts by field, and their postings
+ * as looked up so far, in the same order. resolve() looks up more of them until done or `due()`.
+ */
+class StagedDoc {
+  readonly lengths: number[] = [];
+  readonly terms: string[][] = [];
+  readonly counts: number[][] = [];
+  postings: TermPostings[][] = [];
+  private field = 0;
+
+  constructor(fields: readonly (readonly string[])[], private readonly lookUp: (term: string) => TermPostings, public compactions: number) {
+    for (let f = 0; f < FIELDS; f++) {
+      const terms = fields[f] ?? [];
+      this.lengths.push(terms.length);
+      const counts = new Map<string, number>();
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      this.terms.push([...counts.keys()]);
+      this.counts.push([...counts.values()]);
+      this.postings.push([]);
+    }
+  }
+
+  /** Forgets the lookups made (a compaction ran since): resolve() makes them again. */
+  restage(compactions: number): void {
+    this.compactions = compactions;
+    this.postings = this.terms.map(() => []);
+    this.field = 0;
+  }
+
+  /** Looks up terms until all are (true) or `due()` says to stop for now (false). */
+  resolve(due: () => boolean): boolean {
+    for (; this.field < FIELDS; this.field++) {
+      const terms = this.terms[this.field]!;
+      const found = this.postings[this.field]!;
+      while (found.length < terms.length) {
+        found.push(this.lookUp(terms[found.length]!));
+        if (due()) return false;
+      }
+    }
+    return true;
   }
 }
 

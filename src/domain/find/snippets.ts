@@ -1,7 +1,6 @@
 // Snippets: the lines of a raw file where the matched terms are, each cut to a short window with the
 // offsets of those terms in it. `text` is always a piece of the raw line, unchanged, so a client can find it
 // again in the file (and mark it) by line number alone.
-import { isAscii } from '../fold.js';
 import { foldTerm, words } from './terms.js';
 
 export interface Snippet {
@@ -78,15 +77,22 @@ function scan(pieces: Pieces, groups: MatchedGroups, firstLine: number, whole: b
     const scanned = piece.length > budget ? piece.slice(0, budget) : piece;
     budget -= scanned.length;
     const ends = !final ? scanned.length - 1 : whole ? scanned.length : scanned.lastIndexOf('\n');
+    // Folding never adds, drops or moves a newline, so the folded piece's lines are its lines folded.
+    const folded = foldTerm(scanned);
+    let foldedStart = 0;
     for (let start = 0; start <= ends && complete < MAX_SNIPPETS; index++) {
       let end = scanned.indexOf('\n', start);
       if (end === -1 || end > ends) end = ends;
-      const raw = scanned.slice(start, end);
+      const lineStart = start;
       start = end + 1;
-      const folded = foldLine(raw);
+      let foldedEnd = folded.indexOf('\n', foldedStart);
+      if (foldedEnd === -1) foldedEnd = folded.length;
+      const line = folded.slice(foldedStart, foldedEnd);
+      foldedStart = foldedEnd + 1;
       let bound = 0;
-      for (const group of queryWords) if (group.some((term) => folded.includes(term))) bound++;
+      for (const group of queryWords) if (group.some((term) => line.includes(term))) bound++;
       if (bound === 0) continue;
+      const raw = scanned.slice(lineStart, end);
       candidates.push({ index, bound, raw });
       if (bound === queryWords.length) {
         const c = count(raw, index + firstLine, queryWords);
@@ -138,11 +144,6 @@ function count(raw: string, lineNo: number, groups: MatchedGroups): Counted | nu
     if (matched) ranges.push([word.start, word.end]);
   }
   return ranges.length === 0 ? null : { line: lineNo, raw: line, ranges, distinct: held.size };
-}
-
-/** A line folded as its words are (foldTerm), so each of its terms is a substring of the result. */
-function foldLine(line: string): string {
-  return isAscii(line) ? line.toLowerCase() : foldTerm(line);
 }
 
 function window(line: number, raw: string, ranges: [number, number][]): Snippet {
