@@ -7,7 +7,7 @@
 // (the heaviest folders first), the main thread from the back (the lightest): it joins in between
 // its own work (loading the server, reading plans), and must not be left holding a big folder at the end.
 import { discoverLogsSync } from './logFiles.js';
-import { readLog, type ReadSlot, type TrackedLog } from './logReader.js';
+import { readLogInSteps, type ReadSlot, type TrackedLog } from './logReader.js';
 import type { FolderScan } from './scanProtocol.js';
 
 export interface FolderQueue {
@@ -42,7 +42,8 @@ export function takeScanned(scan: FolderScan): FolderScan {
 
 /**
  * Takes folders from the queue (front to back, or back to front) and brings each log in them up to date
- * into `scan`, pausing before each file: a worker runs it through, the main thread yields at the pauses.
+ * into `scan`, pausing before each file and after each chunk read: a worker runs it through, the main
+ * thread yields at the pauses.
  */
 export function* scanTaken(
   projectsDir: string,
@@ -56,7 +57,8 @@ export function* scanTaken(
   for (const i of takeAll(queue, fromBack)) {
     for (const file of discoverLogsSync(projectsDir, [queue.folders[i]!], warn).files) {
       yield;
-      scan.files.push([file, readLog(file, previous.get(file) ?? null, slot)]);
+      // Within a large log too: the main thread's share pauses there when its slice is used up.
+      scan.files.push([file, yield* readLogInSteps(file, previous.get(file) ?? null, slot)]);
     }
   }
 }

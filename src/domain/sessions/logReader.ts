@@ -110,6 +110,19 @@ function failure(error: unknown): ReadResult {
  * when size, mtime and inode match what was read, `read` with the new state otherwise. Never throws.
  */
 export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlot): ReadResult {
+  const steps = readLogInSteps(file, previous, slot);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * readLog() a chunk at a time: it yields after each chunk it reads, so that the main thread can answer
+ * requests within a large log; returns what readLog() does. It must be run to its end (it holds the file
+ * open), and nothing else may use `slot` meanwhile.
+ */
+export function* readLogInSteps(file: string, previous: TrackedLog | null, slot: ReadSlot): Generator<void, ReadResult> {
   let fd: number;
   try {
     // A known file is usually unchanged: one lstat says so without opening it. A new one is opened
@@ -125,7 +138,7 @@ export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlo
     return failure(error);
   }
   try {
-    return readOpen(fd, previous, slot);
+    return yield* readOpen(fd, previous, slot);
   } catch (error) {
     return failure(error);
   } finally {
@@ -137,7 +150,7 @@ export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlo
   }
 }
 
-function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): ReadResult {
+function* readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Generator<void, ReadResult> {
   const st = fstatSync(fd);
   if (!st.isFile()) return GONE;
   if (previous !== null && sameStat(st, previous)) return UNCHANGED;
@@ -168,6 +181,7 @@ function readOpen(fd: number, previous: TrackedLog | null, slot: ReadSlot): Read
     const chunk = at === 0 && n === buffer.length ? buffer : buffer.subarray(at, at + n);
     for (const record of scanner.feed(chunk, true)) applyRecord(facts, record);
     buffer = buffer === slot.buffer ? slot.spare : slot.buffer;
+    if (position < st.size) yield;
   }
   const stats = scanner.stats;
   return {

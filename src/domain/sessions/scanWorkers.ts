@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './folderQueue.js';
-import { createReadSlot, readLog, type ReadResult, type TrackedLog } from './logReader.js';
+import { createReadSlot, readLogInSteps, type ReadResult, type TrackedLog } from './logReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
@@ -322,14 +322,21 @@ function partition<T>(items: readonly T[], count: number, weight: (item: T) => n
   return shares;
 }
 
-/** The same reads on the main thread, yielding between files so requests keep being answered. */
+/** The same reads on the main thread, yielding between files and chunks so requests keep being answered. */
 export async function readInSlices(jobs: readonly ScanJob[], chunkBytes: number): Promise<ReadResult[]> {
   const slot = createReadSlot(chunkBytes);
   const slicer = new TimeSlicer();
   const results: ReadResult[] = [];
   for (const job of jobs) {
-    await slicer.maybeYield();
-    results.push(readLog(job.file, job.previous, slot));
+    const steps = readLogInSteps(job.file, job.previous, slot);
+    for (;;) {
+      await slicer.maybeYield();
+      const step = steps.next();
+      if (step.done === true) {
+        results.push(step.value);
+        break;
+      }
+    }
   }
   return results;
 }
