@@ -106,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   shutdown.add(async () => viewer.isLoaded && viewer.close());
   const loading = viewer.load();
   loading.catch(() => undefined);
-  const { buildServer } = await import('./http/server.js');
+  const { buildServer, prepareValidators } = await import('./http/server.js');
   trace?.('server code loaded');
   const token = exposed ? randomBytes(18).toString('base64url') : null;
   const app = await buildServer({
@@ -182,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
   // Changes made meanwhile are caught by the catch-up pass that follows the crawl.
   await new Promise((resolve) => setTimeout(resolve, FIRST_ANSWERS_MS));
   void viewer.startWatching();
+  void prepareValidators(app);
   const memory = await viewer.memory.list();
   if (shutdown.started) return -1;
   terminal.lines(foundLines(terminal.style, {

@@ -36,7 +36,18 @@ export interface ServerOptions {
 
 const BODY_LIMIT = 16 * 1024;
 
+const validatorPreparers = new WeakMap<FastifyInstance, () => Promise<number>>();
+
+/**
+ * Compiles the routes' validators not compiled yet, a turn each (see lazyCompilers.ts): for the CLI to call
+ * once the first answers are out. Resolves to how many it compiled.
+ */
+export function prepareValidators(app: FastifyInstance): Promise<number> {
+  return validatorPreparers.get(app)?.() ?? Promise.resolve(0);
+}
+
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const compilers = lazyCompilers();
   const guard: GuardConfig = {
     allowedHosts: (options.allowedHosts ?? []).map((h) => h.toLowerCase()),
     port: () => {
@@ -55,7 +66,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // The route schemas are TypeBox's and checked by the OpenAPI tests, so ajv need not validate them
     // against its meta-schema at every start (compiling that cost ~60 ms).
     ajv: { customOptions: { coerceTypes: false, validateSchema: false } },
-    schemaController: { compilersFactory: lazyCompilers() },
+    schemaController: { compilersFactory: compilers.factories },
     // Slow-header and slow-body clients are cut off (security rule 6). A missing Host is left to the
     // guard, which answers it like any other foreign Host (403) rather than Node's bare 400.
     http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, requireHostHeader: false } as object,
@@ -148,6 +159,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   staticUiRoutes(app, options.webDir);
 
   await app.ready();
+  validatorPreparers.set(app, compilers.prepare);
   return app;
 }
 
