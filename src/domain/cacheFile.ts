@@ -3,17 +3,20 @@
 // a cache may be stale, corrupt, foreign or hand-edited: callers validate what they get.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DERIVATION_VERSION } from './derivation.js';
 
 export class CacheFile {
   readonly file: string;
 
-  /** One file per kind and per source path (hashed, so any path gives a safe file name). */
-  constructor(cacheDir: string, kind: string, sourcePath: string, private readonly maxBytes: number) {
+  /**
+   * One file per kind and per source path (hashed, so any path gives a safe file name); `jsonl` for one
+   * written and read by lines (writeLines(), readLines()).
+   */
+  constructor(cacheDir: string, kind: string, sourcePath: string, private readonly maxBytes: number, extension: 'json' | 'jsonl' = 'json') {
     const key = createHash('sha256').update(path.resolve(sourcePath)).digest('hex').slice(0, 16);
-    this.file = path.join(cacheDir, `${kind}-${key}.json`);
+    this.file = path.join(cacheDir, `${kind}-${key}.${extension}`);
   }
 
   /**
@@ -37,6 +40,37 @@ export class CacheFile {
     }
     if (typeof data !== 'object' || data === null) return CORRUPT;
     return (data as { derivation?: unknown }).derivation === DERIVATION_VERSION ? data : MISSING;
+  }
+
+  /**
+   * The lines writeLines() wrote, after its first (the rules' version, checked): MISSING when there is no
+   * file or other rules wrote it, CORRUPT when it is too large or its first line is not that. The file is
+   * read off the main thread, and each line decoded only when the caller takes it, so that a large cache
+   * restores in slices instead of one long parse.
+   */
+  async readLines(): Promise<Iterable<string> | typeof MISSING | typeof CORRUPT> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(this.file);
+    } catch {
+      return MISSING;
+    }
+    if (bytes.length > this.maxBytes) return CORRUPT;
+    const lines = linesOf(bytes);
+    const first = lines.next();
+    let header: unknown;
+    try {
+      header = first.done === true ? null : (JSON.parse(first.value) as unknown);
+    } catch {
+      return CORRUPT;
+    }
+    if (typeof header !== 'object' || header === null) return CORRUPT;
+    return (header as { derivation?: unknown }).derivation === DERIVATION_VERSION ? { [Symbol.iterator]: () => lines } : MISSING;
+  }
+
+  /** Writes `lines` (none holding a newline) after a first one naming the rules' version: true, or why not. */
+  writeLines(lines: readonly string[]): Promise<true | string> {
+    return writeAtomically(this.file, [JSON.stringify({ derivation: DERIVATION_VERSION }), ...lines, ''].join('\n'));
   }
 
   /** Writes `data` (an object) as JSON, marked with the rules' version: true, or why it could not. */
@@ -67,6 +101,16 @@ export class CacheFile {
 
   private companion(suffix: string): string {
     return `${this.file.slice(0, -'.json'.length)}.${suffix}`;
+  }
+}
+
+/** The lines of `bytes` (UTF-8, each ended by a newline), each decoded as it is taken. */
+function* linesOf(bytes: Buffer): Generator<string, void, undefined> {
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    yield bytes.toString('utf8', start, end);
+    start = end + 1;
   }
 }
 

@@ -35,17 +35,17 @@ export class PersistedState {
   constructor(cacheDir: string | null, claudeDir: string, projectsDir: string, logger?: Logger) {
     this.index = cacheDir ? new SessionIndexCache(cacheDir, projectsDir, logger) : null;
     this.plans = cacheDir ? new PlanCache(cacheDir, claudeDir, logger) : null;
-    this.history = cacheDir ? new CacheFile(cacheDir, 'history', claudeDir, MAX_HISTORY_BYTES) : null;
+    this.history = cacheDir ? new CacheFile(cacheDir, 'history', claudeDir, MAX_HISTORY_BYTES, 'jsonl') : null;
     this.logger = logger;
   }
 
   private readonly logger: Logger | undefined;
 
   /** The transcripts' plan facts the last run saved, for `restore` to take (false: none usable). */
-  async restoreHistory(restore: (data: unknown) => Promise<boolean>): Promise<boolean> {
-    const data = this.history?.read() ?? MISSING;
-    if (data === MISSING) return false;
-    if (data !== CORRUPT && (await restore(data))) return true;
+  async restoreHistory(restore: (lines: Iterable<string>) => Promise<boolean>): Promise<boolean> {
+    const lines = (await this.history?.readLines()) ?? MISSING;
+    if (lines === MISSING) return false;
+    if (lines !== CORRUPT && (await restore(lines))) return true;
     this.logger?.warn(`ignoring the history cache ${this.history!.file}: not a valid cache; rebuilding it`);
     return false;
   }
@@ -61,7 +61,7 @@ export class PersistedState {
   }
 
   /** Where a save takes what it writes from: the stores, through their queues. */
-  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans; history: () => { toJSON(): unknown; save(): void } }, savers: Savers): void {
+  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans; history: () => { savedLines(): Promise<string[]>; save(): void } }, savers: Savers): void {
     this.saveNow = async (): Promise<void> => {
       if (this.unsaved.delete('sessions')) await savers.sessions(async () => this.index?.save(what.sessions()));
       if (this.unsaved.delete('plans')) await savers.plans(async () => this.plans?.save(what.plans()));
@@ -69,7 +69,7 @@ export class PersistedState {
         await savers.history(async () => {
           const history = what.history();
           history.save();
-          const result = await this.history?.write(history.toJSON() as object);
+          const result = await this.history?.writeLines(await history.savedLines());
           if (typeof result === 'string') this.logger?.warn(`could not save the history cache: ${result}`);
         });
       }

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** Everything derived from the fixture files that a cache keeps, without what the file system decides (times, paths). */
-function derivedFacts(): unknown {
+async function derivedFacts(): Promise<unknown> {
   const claude = path.join(root, 'claude');
   // By name: the copies' times (and so the list's order) differ from run to run.
   const plans = [...viewer.plans.list()].sort((a, b) => (a.filename < b.filename ? -1 : 1));
@@ -47,14 +47,14 @@ function derivedFacts(): unknown {
     links: plans.map((p) => ({ plan: p.filename, link: viewer.sessions.linkForPlan(p.filename) })),
     cwds: viewer.sessions.knownCwds(),
     projectFolders: viewer.sessions.projectFolders().map((f) => ({ key: f.key, dir: path.relative(claude, f.dir), cwd: f.cwd })),
-    transcripts: transcriptFacts(claude),
+    transcripts: await transcriptFacts(claude),
   };
 }
 
 /** What the history index read from each log (its plan story facts, session facts and their lines), by log. */
-function transcriptFacts(claude: string): unknown {
-  const saved = viewer.history.index.toJSON() as { logs: string[] };
-  return saved.logs
+async function transcriptFacts(claude: string): Promise<unknown> {
+  const [, ...saved] = await viewer.history.index.savedLines();
+  return saved
     .map((text) => JSON.parse(text) as [string, { offset: number; lines: number; facts: unknown }])
     .map(([log, { offset, lines, facts }]) => ({ log: path.relative(claude, log), offset, lines, facts }))
     .sort((a, b) => (a.log < b.log ? -1 : 1));
@@ -62,7 +62,7 @@ function transcriptFacts(claude: string): unknown {
 
 describe('the derivation version', () => {
   it('names the rules that derived the recorded facts', async () => {
-    const facts = JSON.parse(JSON.stringify(derivedFacts())) as unknown;
+    const facts = JSON.parse(JSON.stringify(await derivedFacts())) as unknown;
     const golden = JSON.parse(await readFile(GOLDEN, 'utf8').catch(() => '{"derivation":0,"facts":null}')) as Golden;
     const same = JSON.stringify(facts) === JSON.stringify(golden.facts);
     if (process.env.UPDATE_GOLDEN) {

@@ -1,5 +1,5 @@
 // The history index saved and restored (as persisted.ts does between runs): the restored index answers as
-// the one that read the logs, and anything not written by toJSON() of this version is refused whole.
+// the one that read the logs, and anything not written by savedLines() of this version is refused whole.
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,8 @@ describe('HistoryIndex save and restore', () => {
   it('answers after a restore as it did after reading the logs', async () => {
     const read = new HistoryIndex(() => logs);
     await read.refresh();
-    const saved = JSON.parse(JSON.stringify(read.toJSON())) as unknown;
+    const saved = await read.savedLines();
+    expect(saved.every((line) => !line.includes('\n'))).toBe(true);
     const restored = new HistoryIndex(() => logs);
     expect(await restored.restore(saved)).toBe(true);
     expect(restored.version).toBeGreaterThan(0);
@@ -58,7 +59,7 @@ describe('HistoryIndex save and restore', () => {
     expect(index.lineOf(sessionId, [log], 'More')).toBeNull(); // not a text the session keeps
     expect(index.lineOf(uuid(8), [log], 'First words')).toBeNull();
     const restored = new HistoryIndex(() => [log]);
-    expect(await restored.restore(JSON.parse(JSON.stringify(index.toJSON())))).toBe(true);
+    expect(await restored.restore(await index.savedLines())).toBe(true);
     await appendFile(log, meta.customTitle(sessionId, 'Renamed') + '\n');
     await restored.update(log);
     expect(restored.lineOf(sessionId, [log], 'Renamed')).toEqual({ log, line: 7 });
@@ -67,14 +68,17 @@ describe('HistoryIndex save and restore', () => {
   it('refuses another version, a torn entry or another shape, and keeps what it had', async () => {
     const read = new HistoryIndex(() => logs);
     await read.refresh();
-    const good = read.toJSON() as { format: string; version: number; logs: string[] };
+    const [header, ...good] = await read.savedLines();
     const target = new HistoryIndex(() => logs);
+    const saved = JSON.parse(header!) as { format: string; version: number };
+    const other = JSON.stringify({ ...saved, version: saved.version + 1 });
     for (const bad of [
-      { ...good, version: good.version + 1 },
-      { ...good, logs: [...good.logs.slice(1), good.logs[0]!.slice(0, 20)] },
-      { ...good, logs: [JSON.stringify(['/x.jsonl', { size: 'big' }])] },
-      { ...good, logs: good.logs.map((text) => JSON.parse(text) as unknown) },
-      null,
+      [other, ...good],
+      [header!, ...good.slice(1), good[0]!.slice(0, 20)],
+      [header!, JSON.stringify(['/x.jsonl', { size: 'big' }])],
+      [header!, ...good.map((text) => JSON.stringify(text))],
+      good,
+      [],
     ]) {
       expect(await target.restore(bad)).toBe(false);
       expect(target.version).toBe(0);

@@ -39,7 +39,11 @@ export class HistoryIndex {
       for (const file of [...this.logs.keys()]) {
         if (!present.has(file)) changed = this.logs.delete(file) || changed;
       }
-      for (const file of files) changed = (await this.read(file, slicer)) || changed;
+      for (const file of files) {
+        // A log that did not move returns without reaching a pause of its own.
+        await slicer.maybeYield();
+        changed = (await this.read(file, slicer)) || changed;
+      }
       if (changed) this.bump();
     });
   }
@@ -60,42 +64,27 @@ export class HistoryIndex {
     return writes.sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
   }
 
-  /** Every markdown file a tool call wrote, with the time of its last write. */
-  writtenFiles(): Map<string, { at: string | null; sessionId: string | null }> {
-    const files = new Map<string, { at: string | null; sessionId: string | null }>();
-    for (const history of this.logs.values()) {
-      for (const write of history.facts.writes) {
-        const known = files.get(write.filePath);
-        if (known === undefined || compareTimes(known.at, write.at) < 0) files.set(write.filePath, { at: write.at, sessionId: write.sessionId });
-      }
-    }
-    return files;
+  /** Every markdown file a tool call wrote, with the time of its last write. Kept until the index changes. */
+  writtenFiles(): ReadonlyMap<string, WrittenFile> {
+    const kept = this.keptNow();
+    return (kept.written ??= writtenFilesOf(this.logs.values()));
   }
 
   /**
-   * Plan files a hook renamed: a session wrote `<folder>/<old>.md`, and later plan-mode attachments of the
-   * same session name another file of that folder (Claude Code reports the plan's current path). Old path
-   * -> the path named after it. Callers keep only old paths that are gone from disk.
+   * Plan files a hook renamed (see renamesOf()): old path -> the path named after it. Callers keep only old
+   * paths that are gone from disk. Kept until the index changes.
    */
-  renames(): Map<string, string> {
-    const named = new Map<string, { path: string; at: string | null }[]>();
-    for (const history of this.logs.values()) {
-      for (const mode of history.facts.modes) {
-        if (mode.sessionId === null || mode.planFilePath === null) continue;
-        const list = named.get(mode.sessionId) ?? [];
-        list.push({ path: mode.planFilePath, at: mode.at });
-        named.set(mode.sessionId, list);
-      }
-    }
-    const renames = new Map<string, string>();
-    for (const history of this.logs.values()) {
-      for (const write of history.facts.writes) {
-        const later = write.sessionId === null ? undefined : named.get(write.sessionId)?.find((m) =>
-          m.path !== write.filePath && dirname(m.path) === dirname(write.filePath) && compareTimes(write.at, m.at) <= 0);
-        if (later !== undefined) renames.set(write.filePath, later.path);
-      }
-    }
-    return renames;
+  renames(): ReadonlyMap<string, string> {
+    const kept = this.keptNow();
+    return (kept.renames ??= renamesOf(this.logs.values()));
+  }
+
+  /** What is derived from every log (the archive asks for it at each change of the plans too). */
+  private kept: { version: number; written: Map<string, WrittenFile> | null; renames: Map<string, string> | null } = { version: -1, written: null, renames: null };
+
+  private keptNow(): HistoryIndex['kept'] {
+    if (this.kept.version !== this.version) this.kept = { version: this.version, written: null, renames: null };
+    return this.kept;
   }
 
   /** Plan-mode changes naming `planFilePath`, and ExitPlanMode calls of the given sessions. */
@@ -174,42 +163,55 @@ export class HistoryIndex {
   }
 
   /**
-   * What restore() takes back: each log's facts as a JSON text of its own, so that a restore parses them one
-   * at a time, in slices (a heavy home's index is megabytes of JSON).
+   * What restore() takes back, as the lines of a cache file: a header, then each log's facts as a JSON text
+   * of its own, so that a restore parses them one at a time (a heavy home's index is megabytes of JSON).
+   * Made in time slices.
    */
-  toJSON(): unknown {
-    return { format: FORMAT, version: VERSION, logs: [...this.logs].map((entry) => JSON.stringify(entry)) };
+  async savedLines(): Promise<string[]> {
+    const entries = [...this.logs];
+    const lines = [JSON.stringify({ format: FORMAT, version: VERSION })];
+    const slicer = new TimeSlicer();
+    for (const entry of entries) {
+      await slicer.maybeYield();
+      lines.push(JSON.stringify(entry));
+    }
+    return lines;
   }
 
   /**
-   * Restores what toJSON() wrote, in time slices; false (and nothing restored) when it is not that. It
+   * Restores what savedLines() made, in time slices; false (and nothing restored) when it is not that. It
    * queues with the reads (a log's update waits until the restore it would overwrite is done).
    */
-  async restore(data: unknown): Promise<boolean> {
+  async restore(lines: Iterable<string>): Promise<boolean> {
     let restored = false;
     await this.serially(async () => {
-      restored = await this.restoreNow(data);
+      restored = await this.restoreNow(lines);
     });
     return restored;
   }
 
-  private async restoreNow(data: unknown): Promise<boolean> {
-    if (typeof data !== 'object' || data === null) return false;
-    const doc = data as { format?: unknown; version?: unknown; logs?: unknown };
-    if (doc.format !== FORMAT || doc.version !== VERSION || !Array.isArray(doc.logs)) return false;
+  private async restoreNow(lines: Iterable<string>): Promise<boolean> {
     const slicer = new TimeSlicer();
     const logs = new Map<string, HistoryLog>();
-    for (const text of doc.logs as unknown[]) {
+    let header = true;
+    for (const text of lines) {
       await slicer.maybeYield();
       let entry: unknown;
       try {
-        entry = typeof text === 'string' ? JSON.parse(text) : null;
+        entry = JSON.parse(text);
       } catch {
         return false;
+      }
+      if (header) {
+        const doc = entry as { format?: unknown; version?: unknown } | null;
+        if (doc?.format !== FORMAT || doc.version !== VERSION) return false;
+        header = false;
+        continue;
       }
       if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isHistoryLog(entry[1])) return false;
       logs.set(entry[0], entry[1]);
     }
+    if (header) return false;
     this.logs = logs;
     this.bump();
     return true;
@@ -234,6 +236,50 @@ export class HistoryIndex {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+export interface WrittenFile {
+  at: string | null;
+  sessionId: string | null;
+}
+
+/** Every markdown file the logs' tool calls wrote, with the time (and session) of its last write. */
+function writtenFilesOf(logs: Iterable<HistoryLog>): Map<string, WrittenFile> {
+  const files = new Map<string, WrittenFile>();
+  for (const history of logs) {
+    for (const write of history.facts.writes) {
+      const known = files.get(write.filePath);
+      if (known === undefined || compareTimes(known.at, write.at) < 0) files.set(write.filePath, { at: write.at, sessionId: write.sessionId });
+    }
+  }
+  return files;
+}
+
+/**
+ * Plan files a hook renamed: a session wrote `<folder>/<old>.md`, and later plan-mode attachments of the
+ * same session name another file of that folder (Claude Code reports the plan's current path). Old path
+ * -> the first such path, in the logs' order.
+ */
+function renamesOf(logs: Iterable<HistoryLog>): Map<string, string> {
+  const histories = [...logs];
+  const named = new Map<string, { path: string; at: string | null }[]>();
+  for (const history of histories) {
+    for (const mode of history.facts.modes) {
+      if (mode.sessionId === null || mode.planFilePath === null) continue;
+      const list = named.get(mode.sessionId) ?? [];
+      list.push({ path: mode.planFilePath, at: mode.at });
+      named.set(mode.sessionId, list);
+    }
+  }
+  const renames = new Map<string, string>();
+  for (const history of histories) {
+    for (const write of history.facts.writes) {
+      const later = write.sessionId === null ? undefined : named.get(write.sessionId)?.find((m) =>
+        m.path !== write.filePath && dirname(m.path) === dirname(write.filePath) && compareTimes(write.at, m.at) <= 0);
+      if (later !== undefined) renames.set(write.filePath, later.path);
+    }
+  }
+  return renames;
 }
 
 function dirname(p: string): string {
