@@ -57,7 +57,7 @@ export async function measureFind(home: string, rounds = 200): Promise<FindBench
     let seed = 11;
     const pick = (): string => pool[(seed = (seed * 48271) % 2147483647) % pool.length]!;
     // Untimed queries first: the first ones after a build otherwise also time the compiler warming up and
-    // the collector clearing the build's garbage (docs/decisions.md, D52).
+    // the collector clearing the build's garbage (docs/decisions.md, D56).
     for (let i = 0; i < WARM_UP; i++) await viewer.finder.find(Array.from({ length: 1 + (i % 2) }, pick).join(' '), { limit: 20 });
     seed = 7;
     const queries: FindBench['queries'] = [];

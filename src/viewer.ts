@@ -88,14 +88,14 @@ export class Viewer {
     this.history = new HistoryKeeper({
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
-      restoreSaved: () => persisted.restoreHistory((data) => this.history.index.restore(data)),
+      restoreSaved: () => persisted.restoreHistory((lines) => this.history.index.restore(lines)),
       after: () => this.plans.searchPrepared(),
     });
     persisted.connect(
       {
         sessions: () => this.sessions,
         plans: () => this.plans.saved(),
-        history: () => ({ toJSON: () => this.history.index.toJSON(), save: () => this.history.save() }),
+        history: () => ({ savedLines: () => this.history.index.savedLines(), save: () => this.history.save() }),
       },
       { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
     );

@@ -46,7 +46,7 @@ export class CacheFile {
    * The lines writeLines() wrote, after its first (the rules' version, checked): MISSING when there is no
    * file or other rules wrote it, CORRUPT when it is too large or its first line is not that. The file is
    * read off the main thread, and each line decoded only when the caller takes it, so that a large cache
-   * restores in slices instead of one long parse.
+   * restores in slices instead of one long parse (docs/decisions.md, D54).
    */
   async readLines(): Promise<Iterable<string> | typeof MISSING | typeof CORRUPT> {
     let bytes: Buffer;

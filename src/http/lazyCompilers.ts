@@ -31,16 +31,15 @@ export interface LazyCompilers {
  */
 export function lazyCompilers(): LazyCompilers {
   let ajvFactory: ReturnType<typeof AjvCompiler> | null = null;
+  // Calling it first loads ajv (a deferred module of the bundle).
+  const factory = (): ReturnType<typeof AjvCompiler> => (ajvFactory ??= AjvCompiler());
   /** Per fastify's call of buildValidator: its ajv compiler, made when first needed. */
   const makers: (() => RouteCompiler)[] = [];
   /** Validators not compiled yet: each compiles its own when called. */
   const unbuilt = new Set<() => void>();
   const buildValidator = ((externalSchemas: unknown, options: unknown) => {
     let compiler: RouteCompiler | null = null;
-    const make = (): RouteCompiler => {
-      ajvFactory ??= AjvCompiler();
-      return (compiler ??= (ajvFactory as (e: unknown, o: unknown) => RouteCompiler)(externalSchemas, options));
-    };
+    const make = (): RouteCompiler => (compiler ??= (factory() as (e: unknown, o: unknown) => RouteCompiler)(externalSchemas, options));
     makers.push(make);
     return (route: RouteDefinition) => {
       let real: Validate | null = null;
@@ -66,7 +65,9 @@ export function lazyCompilers(): LazyCompilers {
   const prepare = async (): Promise<number> => {
     const builds = [...unbuilt];
     if (builds.length === 0) return 0;
-    // Loading ajv and making its instance is the largest step: a turn of its own, then one per validator.
+    // Loading ajv and making its instance are the largest steps: a turn each, then one per validator.
+    await nextSliceTurn();
+    factory();
     for (const make of makers) {
       await nextSliceTurn();
       make();

@@ -6,6 +6,7 @@
 // (docs/decisions.md, D36). test/find/rankIndex.property.test.ts pins it to a direct computation, and
 // its matching documents to MiniSearch's.
 import SearchableMap from 'minisearch/SearchableMap';
+import { Postings, StagedDoc, type TermPostings } from './postings.js';
 
 /** title, name, description, project, body: the boost of each field, by its index in a document. */
 export const FIELD_BOOSTS: readonly number[] = [4, 3, 2, 1.5, 1];
@@ -37,54 +38,6 @@ export interface PreparedQuery {
   words: Map<string, { weight: number; postings: TermPostings }>[];
 }
 
-/**
- * A term's documents in one field: pairs of (slot, the term's count there), slots ascending, in a typed
- * array grown by doubling. Its contents live outside the garbage-collected heap once past a few pairs, so
- * the collections during a build do not copy them over and over as they would plain arrays of numbers
- * (docs/decisions.md, D46).
- */
-class Postings {
-  pairs = new Uint32Array(4);
-  /** Documents held: pairs [0, 2 * length) are in use. */
-  length = 0;
-
-  push(slot: number, count: number): void {
-    if (2 * this.length === this.pairs.length) {
-      const grown = new Uint32Array(2 * this.pairs.length);
-      grown.set(this.pairs);
-      this.pairs = grown;
-    }
-    this.pairs[2 * this.length] = slot;
-    this.pairs[2 * this.length + 1] = count;
-    this.length += 1;
-  }
-
-  slot(i: number): number {
-    return this.pairs[2 * i]!;
-  }
-
-  count(i: number): number {
-    return this.pairs[2 * i + 1]!;
-  }
-
-  /** Whether it holds `slot` (binary search: slots are ascending). */
-  holds(slot: number): boolean {
-    let lo = 0;
-    let hi = this.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = this.pairs[2 * mid]!;
-      if (at === slot) return true;
-      if (at < slot) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-}
-
-/** A term's postings, by field index. */
-type TermPostings = (Postings | undefined)[];
-
 export class RankIndex<T> {
   private readonly dict = new SearchableMap<TermPostings>();
   /** By slot: the document's key, null once removed. */
@@ -115,9 +68,9 @@ export class RankIndex<T> {
   }
 
   /**
-   * add() with its dictionary lookups (most of a long document's put) spread over steps: between them
-   * `between()` is awaited whenever `due()` says the current step is used up. Queries may run between
-   * steps and see the index as it was; other changes must not (the caller serializes them).
+   * add() with its dictionary lookups (most of a long document's put; docs/decisions.md, D52) spread over
+   * steps: between them `between()` is awaited whenever `due()` says the current step is used up. Queries
+   * may run between steps and see the index as it was; other changes must not (the caller serializes them).
    */
   async addInSteps(key: string, fields: readonly (readonly string[])[], value: T, due: () => boolean, between: () => Promise<void>): Promise<void> {
     const staged = this.stage(fields);
@@ -127,7 +80,7 @@ export class RankIndex<T> {
 
   /** A document's distinct terms and counts by field, its postings to be looked up (see StagedDoc). */
   private stage(fields: readonly (readonly string[])[]): StagedDoc {
-    return new StagedDoc(fields, (term) => {
+    return new StagedDoc(FIELDS, fields, (term) => {
       let postings = this.dict.get(term);
       if (postings === undefined) {
         // A term with no postings yet matches nothing: readers between steps see no change.
@@ -326,50 +279,6 @@ export class RankIndex<T> {
     this.lengths = lengths;
     this.removed = 0;
     this.compactions += 1;
-  }
-}
-
-/**
- * A document on its way into the index: its distinct terms and their counts by field, and their postings
- * as looked up so far, in the same order. resolve() looks up more of them until done or `due()`.
- */
-class StagedDoc {
-  readonly lengths: number[] = [];
-  readonly terms: string[][] = [];
-  readonly counts: number[][] = [];
-  postings: TermPostings[][] = [];
-  private field = 0;
-
-  constructor(fields: readonly (readonly string[])[], private readonly lookUp: (term: string) => TermPostings, public compactions: number) {
-    for (let f = 0; f < FIELDS; f++) {
-      const terms = fields[f] ?? [];
-      this.lengths.push(terms.length);
-      const counts = new Map<string, number>();
-      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-      this.terms.push([...counts.keys()]);
-      this.counts.push([...counts.values()]);
-      this.postings.push([]);
-    }
-  }
-
-  /** Forgets the lookups made (a compaction ran since): resolve() makes them again. */
-  restage(compactions: number): void {
-    this.compactions = compactions;
-    this.postings = this.terms.map(() => []);
-    this.field = 0;
-  }
-
-  /** Looks up terms until all are (true) or `due()` says to stop for now (false). */
-  resolve(due: () => boolean): boolean {
-    for (; this.field < FIELDS; this.field++) {
-      const terms = this.terms[this.field]!;
-      const found = this.postings[this.field]!;
-      while (found.length < terms.length) {
-        found.push(this.lookUp(terms[found.length]!));
-        if (due()) return false;
-      }
-    }
-    return true;
   }
 }
 

@@ -77,7 +77,8 @@ function scan(pieces: Pieces, groups: MatchedGroups, firstLine: number, whole: b
     const scanned = piece.length > budget ? piece.slice(0, budget) : piece;
     budget -= scanned.length;
     const ends = !final ? scanned.length - 1 : whole ? scanned.length : scanned.lastIndexOf('\n');
-    // Folding never adds, drops or moves a newline, so the folded piece's lines are its lines folded.
+    // Folding never adds, drops or moves a newline, so the folded piece's lines are its lines folded: one
+    // fold per piece instead of one per line (docs/decisions.md, D52).
     const folded = foldTerm(scanned);
     let foldedStart = 0;
     for (let start = 0; start <= ends && complete < MAX_SNIPPETS; index++) {

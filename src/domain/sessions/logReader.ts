@@ -119,7 +119,7 @@ export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlo
 
 /**
  * readLog() a chunk at a time: it yields after each chunk it reads, so that the main thread can answer
- * requests within a large log; returns what readLog() does. It must be run to its end (it holds the file
+ * requests within a large log (docs/decisions.md, D55); returns what readLog() does. It must be run to its end (it holds the file
  * open), and nothing else may use `slot` meanwhile.
  */
 export function* readLogInSteps(file: string, previous: TrackedLog | null, slot: ReadSlot): Generator<void, ReadResult> {
