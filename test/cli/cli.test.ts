@@ -101,9 +101,9 @@ describe('serving', () => {
     const observed = entries.filter((e) => named(e.name) === 'history');
     expect(observed.every((e) => e.isDirectory())).toBe(true);
     const files = entries.filter((e) => named(e.name) !== 'history').map((e) => e.name).sort();
-    // Saved at the stop: the plan history's index, the plan facts, the plan list as served (its bytes in a
-    // file of their own) and the session index.
-    expect(files.map(named)).toEqual(['history.json', 'plans.json', 'plans.list.json', 'session-index.json']);
+    // Saved at the stop: the plan history's index (JSON lines), the plan facts, the plan list as served (its
+    // bytes in a file of their own) and the session index.
+    expect(files.map(named)).toEqual(['history.jsonl', 'plans.json', 'plans.list.json', 'session-index.json']);
     const file = (name: string): string => path.join(cache, 'plan-memory-viewer', files.find((f) => named(f) === name)!);
     const plans = JSON.parse(await readFile(file('plans.json'), 'utf8')) as { plans: { filename: string }[] };
     expect(plans.plans.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);
