@@ -13,15 +13,17 @@ const WORDS = ['planning', 'planing', 'plannign', 'plan', 'plans', 'planner', 'c
   'emory', 'testing', 'tseting', 'test', 'zebra', 'zebras', 'naïve', 'naive', 'σοφία', 'σοφια'];
 
 describe('a hit\'s groups', () => {
-  it('hold, for each query word, terms of the document it matched, and never nothing', () => {
+  it('hold, for each query word, terms of the document it matched, and never nothing', async () => {
     const docs = fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 12 });
     const query = fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }), fc.boolean());
-    fc.assert(fc.property(docs, query, (texts, [words, typing]) => {
+    await fc.assert(fc.asyncProperty(docs, query, async (texts, [words, typing]) => {
       const index = new FindIndex();
-      texts.forEach((t, i) => index.put({
-        kind: 'plan', id: `p${i}.md`, title: '', name: '', description: '', body: t.join(' '), project: null,
-        modified: '2026-01-01T00:00:00.000Z', type: null,
-      }));
+      for (const [i, t] of texts.entries()) {
+        await index.put({
+          kind: 'plan', id: `p${i}.md`, title: '', name: '', description: '', body: t.join(' '), project: null,
+          modified: '2026-01-01T00:00:00.000Z', type: null,
+        }, undefined, () => false, () => Promise.resolve());
+      }
       const q = parseFindQuery(words.join(' ') + (typing ? '' : ' '));
       const found = index.find(q);
       for (const hit of found.hits) {

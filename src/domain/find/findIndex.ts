@@ -72,17 +72,11 @@ export class FindIndex {
   }
 
   /**
-   * Adds or replaces a document. `bodyTerms`, when given, are terms(bodyOf(doc)), which a caller may fold
-   * in pieces beforehand: for a long body they are most of the work.
+   * Adds or replaces a document, its terms looked up in steps (see RankIndex.addInSteps()). `bodyTerms`,
+   * when given, are terms(bodyOf(doc)), which a caller may fold in pieces beforehand: for a long body they
+   * are most of the work.
    */
-  put(doc: FindDoc, bodyTerms?: readonly string[]): void {
-    const entry = entryOf(doc);
-    this.rank.add(entry.key, fieldsOf(doc, bodyTerms), entry);
-    this.entries.set(entry.key, entry);
-  }
-
-  /** put() in steps, for a long document (see RankIndex.addInSteps()). */
-  async putInSteps(doc: FindDoc, bodyTerms: readonly string[] | undefined, due: () => boolean, between: () => Promise<void>): Promise<void> {
+  async put(doc: FindDoc, bodyTerms: readonly string[] | undefined, due: () => boolean, between: () => Promise<void>): Promise<void> {
     const entry = entryOf(doc);
     await this.rank.addInSteps(entry.key, fieldsOf(doc, bodyTerms), entry, due, between);
     this.entries.set(entry.key, entry);

@@ -292,7 +292,7 @@ export class Finder {
   private async put(doc: FindDoc, slicer: TimeSlicer): Promise<void> {
     const body = bodyOf(doc);
     const bodyTerms = body.length > TERMS_PIECE_CHARS ? await termsInPieces(body, TERMS_PIECE_CHARS, () => slicer.maybeYield()) : undefined;
-    await this.index.putInSteps(doc, bodyTerms, () => slicer.due(), () => slicer.pause());
+    await this.index.put(doc, bodyTerms, () => slicer.due(), () => slicer.pause());
   }
 
   private forget(key: string): void {

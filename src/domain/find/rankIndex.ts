@@ -60,11 +60,13 @@ export class RankIndex<T> {
     return this.slots.size;
   }
 
-  /** Adds or replaces a document: its terms (folded) by field, in FIELD_BOOSTS' order; its hits carry `value`. */
+  /**
+   * Adds or replaces a document in one step: its terms (folded) by field, in FIELD_BOOSTS' order; its hits
+   * carry `value`. The index builds with addInSteps(); this is what its property tests hold that to.
+   */
   add(key: string, fields: readonly (readonly string[])[], value: T): void {
-    const staged = this.stage(fields);
-    while (!staged.resolve(() => false));
-    this.commit(key, staged, value);
+    // commit() looks up whatever is not looked up yet.
+    this.commit(key, this.stage(fields), value);
   }
 
   /**
@@ -91,7 +93,10 @@ export class RankIndex<T> {
     }, this.compactions);
   }
 
-  /** The staged document's one short step: replaces any document of `key`, then pushes its postings. */
+  /**
+   * The staged document's one short step: replaces any document of `key`, looks up the terms not looked
+   * up yet (all of them again after a compaction), then pushes its postings.
+   */
   private commit(key: string, staged: StagedDoc, value: T): void {
     this.remove(key);
     // A compaction drops terms left without postings, so lookups made before it may be orphaned.
