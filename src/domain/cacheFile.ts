@@ -32,14 +32,7 @@ export class CacheFile {
       return MISSING;
     }
     if (raw.length > this.maxBytes) return CORRUPT;
-    let data: unknown;
-    try {
-      data = JSON.parse(raw) as unknown;
-    } catch {
-      return CORRUPT;
-    }
-    if (typeof data !== 'object' || data === null) return CORRUPT;
-    return (data as { derivation?: unknown }).derivation === DERIVATION_VERSION ? data : MISSING;
+    return markedObject(raw);
   }
 
   /**
@@ -58,14 +51,8 @@ export class CacheFile {
     if (bytes.length > this.maxBytes) return CORRUPT;
     const lines = linesOf(bytes);
     const first = lines.next();
-    let header: unknown;
-    try {
-      header = first.done === true ? null : (JSON.parse(first.value) as unknown);
-    } catch {
-      return CORRUPT;
-    }
-    if (typeof header !== 'object' || header === null) return CORRUPT;
-    return (header as { derivation?: unknown }).derivation === DERIVATION_VERSION ? { [Symbol.iterator]: () => lines } : MISSING;
+    const header = first.done === true ? CORRUPT : markedObject(first.value);
+    return header === MISSING || header === CORRUPT ? header : { [Symbol.iterator]: () => lines };
   }
 
   /** Writes `lines` (none holding a newline) after a first one naming the rules' version: true, or why not. */
@@ -102,6 +89,21 @@ export class CacheFile {
   private companion(suffix: string): string {
     return `${this.file.slice(0, -'.json'.length)}.${suffix}`;
   }
+}
+
+/**
+ * `json` parsed when it is an object marked with this build's rules' version; MISSING when another
+ * version marked it, CORRUPT when it is not a JSON object.
+ */
+function markedObject(json: string): object | typeof MISSING | typeof CORRUPT {
+  let data: unknown;
+  try {
+    data = JSON.parse(json) as unknown;
+  } catch {
+    return CORRUPT;
+  }
+  if (typeof data !== 'object' || data === null) return CORRUPT;
+  return (data as { derivation?: unknown }).derivation === DERIVATION_VERSION ? data : MISSING;
 }
 
 /** The lines of `bytes` (UTF-8, each ended by a newline), each decoded as it is taken. */
