@@ -2,7 +2,7 @@
 // (temp file, then rename), so a crash mid-write never leaves a torn cache; read defensively, because
 // a cache may be stale, corrupt, foreign or hand-edited: callers validate what they get.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DERIVATION_VERSION } from './derivation.js';
@@ -42,6 +42,17 @@ export class CacheFile {
    * restores in slices instead of one long parse (docs/decisions.md, D54).
    */
   async readLines(): Promise<Iterable<string> | typeof MISSING | typeof CORRUPT> {
+    // A first run has no file: that is answered at once, not after a read queued in the thread pool behind
+    // the watchers' crawl (the history's first pass waits for this answer). A file too large is not read.
+    let size: number;
+    try {
+      const stats = statSync(this.file, { throwIfNoEntry: false });
+      if (stats === undefined) return MISSING;
+      size = stats.size;
+    } catch {
+      return MISSING;
+    }
+    if (size > this.maxBytes) return CORRUPT;
     let bytes: Buffer;
     try {
       bytes = await readFile(this.file);
