@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Viewer } from '../src/viewer.js';
 import { GERUND, NOUN, THING, VERB, WORDS } from './vocabulary.js';
 import { round } from './measure.js';
@@ -20,6 +20,12 @@ export interface FindBench {
   /** Until the sessions are in too (the transcripts' facts are read in the background). */
   buildWithSessionsMs: number;
   longestStallMs: number;
+  /** The longest turns while building, each with the collector's pauses that fell inside it: what a stall was. */
+  longestTurns: { atMs: number; ms: number; gcMs: number }[];
+  /** The collector's longest pause while building. */
+  longestGcMs: number;
+  /** Turns over 20 ms while building. */
+  turnsOver20Ms: number;
   queries: { words: number; count: number; p50Ms: number; p95Ms: number; maxMs: number; medianTotal: number }[];
 }
 
@@ -28,6 +34,42 @@ const WARM_UP = 100;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+type Turns = { stop: () => Pick<FindBench, 'longestTurns' | 'longestGcMs' | 'turnsOver20Ms'> };
+
+/**
+ * Times the turns from the gaps between 1 ms timers, and hears the collector's pauses, so a long stall can be
+ * told apart: the collector's, or this code's.
+ */
+function watchTurns(t0: number): Turns {
+  const gaps: { at: number; ms: number }[] = [];
+  const pauses: { at: number; ms: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push({ at: e.startTime, ms: e.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > 20) gaps.push({ at: last, ms: now - last });
+    last = now;
+  }, 1);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      observer.disconnect();
+      const longest = gaps.sort((a, b) => b.ms - a.ms).slice(0, 3);
+      return {
+        turnsOver20Ms: gaps.length,
+        longestTurns: longest.map((g) => ({
+          atMs: round(g.at - t0, 0), ms: round(g.ms, 1),
+          gcMs: round(pauses.filter((p) => p.at >= g.at && p.at < g.at + g.ms).reduce((a, p) => a + p.ms, 0), 1),
+        })),
+        longestGcMs: round(Math.max(0, ...pauses.map((p) => p.ms)), 1),
+      };
+    },
+  };
 }
 
 function gc(): void {
@@ -43,6 +85,7 @@ export async function measureFind(home: string, rounds = 200): Promise<FindBench
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     const start = performance.now();
+    const turns = watchTurns(start);
     void viewer.startWatching();
     await viewer.finder.built;
     const buildMs = performance.now() - start;
@@ -50,6 +93,7 @@ export async function measureFind(home: string, rounds = 200): Promise<FindBench
     await viewer.finder.idle();
     const buildWithSessionsMs = performance.now() - start;
     delay.disable();
+    const { longestTurns, longestGcMs, turnsOver20Ms } = turns.stop();
     gc();
     const heapGrowthBytes = process.memoryUsage().heapUsed - heapBefore;
     const stats = viewer.finder.stats();
@@ -80,7 +124,8 @@ export async function measureFind(home: string, rounds = 200): Promise<FindBench
     }
     return {
       documents: stats.documents, serializedBytes: stats.serializedBytes, heapGrowthBytes,
-      buildMs: round(buildMs, 0), buildWithSessionsMs: round(buildWithSessionsMs, 0), longestStallMs: round(delay.max / 1e6, 1), queries,
+      buildMs: round(buildMs, 0), buildWithSessionsMs: round(buildWithSessionsMs, 0), longestStallMs: round(delay.max / 1e6, 1),
+      longestTurns, longestGcMs, turnsOver20Ms, queries,
     };
   } finally {
     await viewer.close();

@@ -134,6 +134,9 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
     const f = r.find;
     add(`find: index of ${f.documents} documents built (plans, memory / with sessions)`, `${fmt(f.buildMs, 0)} / ${fmt(f.buildWithSessionsMs, 0)} ms`);
     add('  longest event-loop stall while building', `${fmt(f.longestStallMs, 1)} ms`, '<= 50 ms', le(f.longestStallMs, 50));
+    add('  turns over 20 ms while building', String(f.turnsOver20Ms));
+    add('  longest turns: at / length / collector\'s pauses within', f.longestTurns.map((t) => `${t.atMs} / ${t.ms} / ${t.gcMs} ms`).join('; '));
+    add('  the collector\'s longest pause while building', `${fmt(f.longestGcMs, 1)} ms`);
     add('  index size: serialized / heap growth', `${fmt(f.serializedBytes / MB, 1)} / ${fmt(f.heapGrowthBytes / MB, 1)} MB`);
     for (const q of f.queries) {
       add(`  ${q.words}-word queries (${q.count}, median ${q.medianTotal} results): p50 / p95`, `${fmt(q.p50Ms, 2)} / ${fmt(q.p95Ms, 2)} ms`,
