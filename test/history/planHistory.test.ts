@@ -179,6 +179,18 @@ describe('other stories', () => {
     expect(await version('gone-plan-old-owl.md', h.versions[0]!.id)).toBe('# Gone plan\n\nStill readable.\n');
   });
 
+  it('lists the same archive in steps as in one call, a turn between the steps', async () => {
+    const stories = server.viewer.history.stories;
+    let pauses = 0;
+    const stepped = await stories.archiveInSteps(async () => {
+      pauses++;
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    expect(pauses).toBe(3);
+    expect(stepped).toEqual(stories.archive());
+    expect(stepped.map((p) => p.filename)).toContain('gone-plan-old-owl.md');
+  });
+
   it('keeps the contents the viewer saw of a hand-edited plan, and the plan once deleted', async () => {
     const file = path.join(plans, 'hand-made.md');
     await writeFile(file, '# Hand made\n\nSecond version.\n');

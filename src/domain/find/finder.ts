@@ -60,6 +60,11 @@ const READ_BYTES = BODY_CHARS * 4;
  * results reads its files at every query, and a multi-MB plan matches most words.
  */
 const SNIPPET_READ_BYTES = SCAN_CHARS;
+/**
+ * How long one slice of the index's upkeep may hold the event loop: shorter than other work's, since its
+ * slices share turns with what does not take slices (I/O callbacks, the collector) (docs/decisions.md, D57).
+ */
+const INDEX_SLICE_MS = 5;
 /** Characters of a long body folded into terms per piece (see put()). */
 const TERMS_PIECE_CHARS = 32 * 1024;
 /** Bytes of a file read first for its snippets (see snippets()); most files' snippets are settled by them. */
@@ -250,7 +255,7 @@ export class Finder {
 
   private async drain(): Promise<void> {
     if (this.firstPass) await this.o.after?.();
-    const slicer = new TimeSlicer();
+    const slicer = new TimeSlicer(INDEX_SLICE_MS);
     while (this.dirty.size > 0 && !this.stopped) {
       const part = PARTS.find((p) => this.dirty.has(p))!;
       this.dirty.delete(part);
@@ -325,11 +330,11 @@ export class Finder {
   }
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
-    // The archive's list is one long step on a large home: it starts a slice of its own, and the plans are
-    // put from the next one (docs/decisions.md, D36).
+    // The archive's list is long steps on a large home: they take turns of their own, and the plans are
+    // put from the next one (docs/decisions.md, D36, D57).
     await slicer.pause();
-    const archived = this.o.history.stories.archive();
-    await slicer.maybeYield();
+    const archived = await this.o.history.stories.archiveInSteps(() => slicer.pause());
+    await slicer.pause();
     for (const [rank, plan] of archived.entries()) {
       const key = docKey('plan', plan.filename);
       // The newest archived plans are found by their text; older ones by title and name (a home where

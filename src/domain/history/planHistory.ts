@@ -105,6 +105,22 @@ export class PlanHistory {
       .sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.filename < b.filename ? -1 : 1));
   }
 
+  /**
+   * archive(), with what it is derived from computed a turn each first (every log's writes, then their
+   * renames, then those still in effect): on a large home each is a long step, and together with the
+   * archive's own they made one of a search index build's longest turns (docs/decisions.md, D57). A change
+   * between the steps costs only the time: archive() derives again what it moved.
+   */
+  async archiveInSteps(pause: () => Promise<void>): Promise<ArchivedPlan[]> {
+    this.o.history.writtenFiles();
+    await pause();
+    this.o.history.renames();
+    await pause();
+    this.goneRenames();
+    await pause();
+    return this.archive();
+  }
+
   /** The archive without titles (a title may need the plan's story), by file name; kept until a source moves. */
   private archivedEntries(): Map<string, Omit<ArchivedPlan, 'title'>> {
     const key = this.sourcesKey();
