@@ -65,6 +65,19 @@ describe('the history cache', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('is restored when a log change is heard before the first pass reads the logs, not read over first', async () => {
+    const file = await cacheFile();
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache'));
+    const viewer = await Viewer.open({ claudeDir: home.claude, homeDir: home.root, logger: { warn: (m) => warnings.push(m) }, watch: false, cacheDir: cache });
+    const started = viewer.history.start();
+    // A watcher's rescan soon after a start: it is answered once the first pass, which sees it, is done.
+    await viewer.history.logChanged(null);
+    expect(viewer.history.index.session(uuid(1))?.facts.customTitle).toBe('Title from the cache');
+    await started;
+    await viewer.close();
+    expect(warnings).toEqual([]);
+  });
+
   it('is set aside when other rules wrote it, and when it is torn', async () => {
     const file = await cacheFile();
     const saved = (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache');

@@ -34,6 +34,8 @@ export class HistoryKeeper {
   readonly observed: ObservedVersions;
   readonly stories: PlanHistory;
   private started: Promise<void> | null = null;
+  /** Whether the first pass has queued its read of every log (see logChanged()). */
+  private firstReadQueued = false;
   private stopped = false;
 
   constructor(private readonly o: HistoryKeeperOptions) {
@@ -54,7 +56,9 @@ export class HistoryKeeper {
       await new TimeSlicer().pause();
       await this.o.after?.();
       if (!this.stopped) await this.o.restoreSaved?.();
-      await this.index.refresh();
+      const refreshed = this.index.refresh();
+      this.firstReadQueued = true;
+      await refreshed;
       await this.observeAll();
     })();
     return this.started;
@@ -69,9 +73,14 @@ export class HistoryKeeper {
     this.stopped = true;
   }
 
-  /** A session log changed (after the session index took it in). */
+  /**
+   * A session log changed (after the session index took it in). Until the first pass has queued its read of
+   * the logs, that read will see the change: reading now would come before the saved index is restored, and
+   * read every log from nothing (a watcher's rescan soon after a start did, for seconds on a large home).
+   */
   logChanged(file: string | null): Promise<void> {
     if (this.started === null) return Promise.resolve();
+    if (!this.firstReadQueued) return this.started;
     return file === null ? this.index.refresh() : this.index.update(file);
   }
 
