@@ -38,6 +38,8 @@ export interface RouteStage {
   route: string;
   /** What came back: statuses and sizes, or what failed (`server exited: ...`). */
   outcome: string;
+  /** From the stage's first request to its last answer's end. */
+  ms: number;
   /** Slowest small request while the stage ran. */
   slowestMs: number;
   /** Peak RSS of the server's process tree during the stage, minus its RSS before the case. */
@@ -116,21 +118,23 @@ async function routeStages(server: Server, filename: string, rssBefore: number):
   const found: { diskId: string | null } = { diskId: null };
   const stage = async (route: string, work: () => Promise<string>): Promise<void> => {
     if (server.exited) {
-      stages.push({ route, outcome: `not run: server exited (${server.exitInfo})`, slowestMs: 0, rssGrowthBytes: 0 });
+      stages.push({ route, outcome: `not run: server exited (${server.exitInfo})`, ms: 0, slowestMs: 0, rssGrowthBytes: 0 });
       return;
     }
     const p = probe(server.port);
     const rss = rssPeak(server.pid);
     let outcome: string;
+    const t0 = performance.now();
     try {
       outcome = await work();
     } catch (err) {
       outcome = `failed: ${err instanceof Error ? err.message : String(err)}`;
     }
+    const ms = performance.now() - t0;
     const slowestMs = await p.stop();
     const rssGrowthBytes = rss.stop() - rssBefore;
     if (server.exited) outcome += `; server exited (${server.exitInfo})`;
-    stages.push({ route, outcome, slowestMs, rssGrowthBytes });
+    stages.push({ route, outcome, ms, slowestMs, rssGrowthBytes });
   };
   const client = new Client(server.port);
   try {
@@ -265,7 +269,8 @@ export async function measureHostileFiles(run: RunContext, server: Server): Prom
         (c.concurrentSlowestMs !== null ? `, 4 readers ${c.concurrentSlowestMs.toFixed(0)} ms` : '') +
         `, RSS +${round(c.rssGrowthBytes / MB, 0)} MB (target ${c.targetMs} ms)`);
       for (const r of c.routes ?? []) {
-        console.log(`  ${r.route}: ${r.outcome}; slowest small request ${r.slowestMs.toFixed(0)} ms, RSS +${round(r.rssGrowthBytes / MB, 0)} MB`);
+        console.log(`  ${r.route}: ${r.outcome} in ${r.ms.toFixed(0)} ms; slowest small request ${r.slowestMs.toFixed(0)} ms, ` +
+          `RSS ${r.rssGrowthBytes >= 0 ? '+' : ''}${round(r.rssGrowthBytes / MB, 0)} MB`);
       }
     } catch (err) {
       run.warn(`hostile ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
