@@ -4,23 +4,25 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { historyEndpoints } from '../../contract/history.js';
+import { sendContent } from '../contentAnswer.js';
 import { sendText } from '../errors.js';
 
 export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const stories = viewer.history.stories;
 
-  typed.get('/api/plans/:filename/history', { schema: historyEndpoints.history }, (request, reply) => {
+  typed.get('/api/plans/:filename/history', { schema: historyEndpoints.history }, async (request, reply) => {
     const { filename } = request.params;
-    const story = stories.story(filename);
+    const story = await stories.story(filename);
     if (story === null) return sendText(reply, 404, 'Plan not found');
     return { filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: stories.retention(filename) };
   });
 
-  typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, (request, reply) => {
-    const content = stories.version(request.params.filename, request.params.id);
-    if (content === null) return sendText(reply, 404, 'Version not found');
-    return { content };
+  typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, async (request, reply) => {
+    const version = await stories.version(request.params.filename, request.params.id);
+    if (version === null) return sendText(reply, 404, 'Version not found');
+    // A large file on disk is streamed, as its /content is.
+    return 'text' in version ? { content: version.text } : sendContent(reply, version.file);
   });
 
   typed.get('/api/archive', { schema: historyEndpoints.archive }, () => ({ plans: stories.archive() }));
