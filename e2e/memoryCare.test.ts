@@ -167,3 +167,34 @@ describe('a read-only run', () => {
     }
   });
 });
+
+describe('the trash', () => {
+  it('restores a topic after Claude Code rewrote MEMORY.md, and leads to the fix that re-adds its line', async () => {
+    const post = async <T>(route: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${env.server.url}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as T;
+    };
+    const fix = { sourceId: shopId, kind: 'trash-topic', file: 'checkout.md' };
+    const preview = await post<{ hash: string }>('api/memory/fix', { ...fix, apply: false });
+    await post('api/memory/fix', { ...fix, apply: true, hash: preview.hash });
+    // Claude Code saves a memory meanwhile.
+    const saved = `${SHOP_INDEX.replace('- [Checkout](checkout.md) — how checkout works\n', '')}- [Shipping](shipping.md) — saved meanwhile\n`;
+    await writeFile(path.join(shopDir, 'MEMORY.md'), saved);
+
+    const { page } = await env.open('?view=memory&tab=health');
+    const trash = page.locator('.memory-trash');
+    await trash.locator('li', { hasText: 'checkout.md' }).getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => trash.locator('.trash-restored').textContent()).toContain('its index line was not put back');
+    expect(await readFile(path.join(shopDir, 'checkout.md'), 'utf8')).toContain('name: checkout');
+    expect(await shopIndex()).toBe(saved);
+
+    await trash.getByRole('button', { name: 'Add it to MEMORY.md…' }).click();
+    const orphan = page.locator('.problem-item[data-kind="orphan"]', { hasText: 'checkout.md' });
+    await orphan.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+    await expect.poll(() => orphan.locator('.diff-add').allTextContents()).toContain('+- [checkout](checkout.md) — how checkout works\n');
+    await orphan.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shopIndex).toBe(`${saved}- [checkout](checkout.md) — how checkout works\n`);
+    await writeFile(path.join(shopDir, 'MEMORY.md'), SHOP_INDEX);
+  });
+});

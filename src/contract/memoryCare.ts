@@ -19,6 +19,9 @@ export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
+/** Longest memory file name a request may send (a path's limit on Linux). */
+export const MAX_NAME_CHARS = 4096;
+
 const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
 const NullableInteger = (description: string) => Type.Unsafe<number | null>({ type: 'integer', nullable: true, description });
 const Enum = <T extends readonly string[]>(values: T, description: string) =>
@@ -76,7 +79,12 @@ export const MemoryHealthSourceSchema = Type.Object({
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const MemoryTrashItemSchema = Type.Object({
-  undoId: Type.String({ description: 'POST it to /api/memory/undo to put the topic (and its index line) back' }),
+  undoId: Type.String({
+    description: [
+      'POST it to /api/memory/undo to put the topic back, whatever changed in the folder since; its MEMORY.md line comes back',
+      'with it while MEMORY.md is as the fix left it, else the undo answer\'s `addToIndex` names the add-to-index fix that re-adds it',
+    ].join(' '),
+  }),
   sourceId: Type.String(),
   dir: Type.String({ description: 'The memory folder it was removed from' }),
   file: Type.String({ description: 'Its file name in that folder' }),
@@ -86,10 +94,19 @@ export const MemoryTrashItemSchema = Type.Object({
 const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
 
 const careErrors = {
-  badRequest: text('Malformed body, unknown kind, or a fix that does not apply to this file', 'Bad request'),
-  forbidden: text('Host not allowed, a cross-origin request, or the viewer runs with --read-only (a write)', 'Forbidden'),
+  badRequest: text(
+    'Malformed body (the message names the field and what it accepts), a name that is no memory file, or a fix that does not apply to this file',
+    'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic',
+  ),
+  forbidden: text(
+    'Host not allowed, a cross-origin request, or fixes are unavailable (a write): --read-only, or no cache folder that can be written (the message says which; so does GET /api/memory/health\'s readOnlyReason)',
+    'Forbidden: the viewer runs with --read-only',
+  ),
   notFound: text('No such source, file, problem or undo record', 'Not found'),
-  conflict: text('A file changed since the preview (its content hash differs), or since the fix being undone', 'Conflict'),
+  conflict: text(
+    'A file changed since the preview (its content hash differs: its bytes, or another file or a link in its place), or since the fix being undone; a trashed topic whose name is taken now',
+    'Conflict: the files changed since the preview; look at the new preview',
+  ),
   tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
   unsupported: text('A body that is not JSON', 'Unsupported Media Type'),
 } as const;
@@ -103,7 +120,10 @@ export const careEndpoints = {
     ].join(' '),
     response: {
       200: Type.Object({
-        readOnly: Type.Boolean({ description: 'The viewer runs with --read-only: POST /api/memory/fix previews only, undo is refused' }),
+        readOnly: Type.Boolean({ description: 'Fixes cannot be applied (readOnlyReason says why): POST /api/memory/fix previews only, undo is refused' }),
+        readOnlyReason: NullableString(
+          'Why fixes cannot be applied: "the viewer runs with --read-only", "no cache folder to keep undo records in", or "the cache folder <dir> cannot be written (<error>)"; null when they can',
+        ),
         staleDays: Type.Integer(),
         sources: Type.Array(MemoryHealthSourceSchema),
       }),
@@ -119,11 +139,11 @@ export const careEndpoints = {
       'trash (GET /api/memory/trash). Requires Content-Type: application/json and the same-origin rule of every state-changing request.',
     ].join(' '),
     body: Type.Object({
-      sourceId: Type.String({ description: 'A source id from GET /api/memory' }),
+      sourceId: Type.String({ maxLength: 1024, description: 'A source id from GET /api/memory' }),
       kind: Enum(FIX_KINDS, 'The fix: a problem\'s `fix` (remove-link is also offered where retarget-link is)'),
-      file: Type.String({ description: 'The problem\'s `file`' }),
-      target: Type.Optional(NullableString('The problem\'s `target`')),
-      hash: Type.Optional(Type.String({ description: 'The `hash` of the preview; required with apply: true' })),
+      file: Type.String({ maxLength: MAX_NAME_CHARS, description: 'The problem\'s `file`' }),
+      target: Type.Optional(Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength: MAX_NAME_CHARS, description: 'The problem\'s `target`' })),
+      hash: Type.Optional(Type.String({ maxLength: 128, description: 'The `hash` of the preview; required with apply: true' })),
       apply: Type.Boolean({ description: 'false: preview only; true: write' }),
     }, { additionalProperties: false }),
     response: {
@@ -140,10 +160,23 @@ export const careEndpoints = {
   },
   memoryUndo: {
     summary: 'Undo an applied fix: every file it changed gets its previous bytes back (extension beyond interface 1.4.0)',
-    description: '409 when a file changed since the fix; 403 with --read-only. Same-origin rule as every state-changing request.',
-    body: Type.Object({ undoId: Type.String() }, { additionalProperties: false }),
+    description: [
+      '409 when a file changed since the fix; 403 when fixes are unavailable. A trashed topic (a trash-topic fix) is restored whatever',
+      'happened to the other files since: its MEMORY.md line comes back only while MEMORY.md is as the fix left it, else `addToIndex`',
+      'names the add-to-index fix that re-adds it (preview it first, like any fix); 409 only when a file of the topic\'s name exists now.',
+      'Same-origin rule as every state-changing request.',
+    ].join(' '),
+    body: Type.Object({ undoId: Type.String({ maxLength: 128 }) }, { additionalProperties: false }),
     response: {
-      200: Type.Object({ undone: Type.Boolean(), files: Type.Array(Type.String()) }),
+      200: Type.Object({
+        undone: Type.Boolean(),
+        files: Type.Array(Type.String(), { description: 'The files put back as they were before the fix' }),
+        addToIndex: Type.Unsafe<{ sourceId: string; file: string } | null>({
+          ...Type.Object({ sourceId: Type.String(), file: Type.String() }, { additionalProperties: false }),
+          nullable: true,
+          description: 'Set when a restored topic\'s MEMORY.md line did not come back (MEMORY.md changed since): POST /api/memory/fix with kind add-to-index, this sourceId and file re-adds it',
+        }),
+      }),
       400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
       413: careErrors.tooLarge, 415: careErrors.unsupported,
     },

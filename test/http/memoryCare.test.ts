@@ -65,6 +65,7 @@ describe('GET /api/memory/health', () => {
     const { status, data } = await call<MemoryHealth>(server, 'GET', '/api/memory/health');
     expect(status).toBe(200);
     expect(data.readOnly).toBe(false);
+    expect(data.readOnlyReason).toBeNull();
     expect(data.staleDays).toBe(90);
     const source = data.sources.find((s) => s.sourceId === sourceId)!;
     expect(source.load).toMatchObject({ lines: 1, lineLimit: 200, charLimit: 25_000, truncated: false });
@@ -139,6 +140,7 @@ describe('a read-only run', () => {
   it('says so, previews, and refuses to apply or undo', async () => {
     const health = await call<MemoryHealth>(readOnly, 'GET', '/api/memory/health');
     expect(health.data.readOnly).toBe(true);
+    expect(health.data.readOnlyReason).toBe('the viewer runs with --read-only');
     const preview = await call<MemoryFixResult>(readOnly, 'POST', '/api/memory/fix', fixBody({ apply: false }));
     expect(preview.status).toBe(200);
     const applied = await call<string>(readOnly, 'POST', '/api/memory/fix', fixBody({ apply: true, hash: preview.data.hash }));
@@ -158,5 +160,17 @@ describe('GET /api/memory/trash', () => {
     await call(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId });
     expect(await readFile(path.join(memoryDir, 'orphan.md'), 'utf8')).toBe(ORPHAN);
     expect((await call<MemoryTrash>(server, 'GET', '/api/memory/trash')).data.items).toEqual([]);
+  });
+
+  it('restores a trashed topic after MEMORY.md changed, and names the add-to-index fix for its line', async () => {
+    const body = { sourceId, kind: 'trash-topic', file: 'keep.md' };
+    const preview = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', { ...body, apply: false });
+    const applied = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', { ...body, apply: true, hash: preview.data.hash });
+    expect(await index()).toBe('');
+    await writeFile(path.join(memoryDir, 'MEMORY.md'), '- [New](new.md) — saved since\n');
+    const undone = await call<MemoryUndoResult>(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId });
+    expect(undone).toMatchObject({ status: 200, data: { undone: true, files: ['keep.md'], addToIndex: { sourceId, file: 'keep.md' } } });
+    expect(await readFile(path.join(memoryDir, 'keep.md'), 'utf8')).toBe('# Keep\n');
+    expect(await index()).toBe('- [New](new.md) — saved since\n');
   });
 });

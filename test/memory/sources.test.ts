@@ -137,6 +137,24 @@ describe('refused roots', () => {
     });
   }
 
+  it('refuses a repository naming Claude Code\'s plans folder, its projects folder or a project\'s log folder', async () => {
+    const web = await project('webapp');
+    await write(path.join(t.claude, 'plans', 'a-plan.md'), '# A plan\n');
+    const logs = path.join(t.claude, 'projects', web.info.key);
+    for (const value of ['~/.claude/plans', '~/.claude/projects', logs, path.join(t.claude, 'plans', 'sub', '..'), '~/.claude']) {
+      await write(path.join(web.cwd, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: value }));
+      const logger = collectingLogger();
+      const { listing } = await load([web.info], logger);
+      // Claude Code would read there instead of the default folder: the default is inactive, and nothing is listed.
+      expect(listing.sources.map((s) => s.kind), value).toEqual(['project']);
+      expect(logger.messages.join('\n'), value).toMatch(/not listing autoMemoryDirectory .*: it (holds Claude Code's plans|holds every project's session logs|is a project folder of session logs|is the Claude Code folder itself)/);
+    }
+    // A project's own memory folder stays a memory folder.
+    await write(path.join(web.cwd, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: path.join(logs, 'memory') }));
+    const { listing } = await load([web.info]);
+    expect(listing.sources.map((s) => [s.kind, s.active])).toEqual([['project', true]]);
+  });
+
   it('refuses a symlink that resolves into a dot-directory of home', async () => {
     await write(path.join(t.home, '.ssh', 'id.md'), 'secret');
     await symlink(path.join(t.home, '.ssh'), path.join(t.root, 'innocent'));

@@ -55,7 +55,9 @@ export function rootPolicy(homeDir: string, claudeDir: string): RootPolicy {
 /**
  * Why the viewer refuses to list `dir`, or null when it may. Refused: the file-system root, the home
  * directory or any directory above it, and dot-directories of home (`~/.ssh`, `~/.gnupg/x`), except
- * locations strictly inside the claude dir. Both the lexical and the real path are checked, so neither
+ * locations strictly inside the claude dir; there, the claude dir itself, its plans folder (or inside
+ * it), its projects folder and a project's folder of session logs (a memory source is written by fixes:
+ * none may be a folder of plans or logs). Both the lexical and the real path are checked, so neither
  * a symlink into `~/.ssh` nor a symlinked `~/.claude` changes the verdict.
  */
 export function refusalReason(dir: string, policy: RootPolicy): string | null {
@@ -68,9 +70,20 @@ function refusedBy(p: string, home: string, claude: string): string | null {
   if (path.parse(p).root === p) return 'it is the file-system root';
   if (p === home) return 'it is the home directory';
   if (isInside(home, p)) return 'it contains the home directory';
-  if (isInside(p, claude)) return null;
+  if (p === claude) return 'it is the Claude Code folder itself';
+  if (isInside(claude, p)) return 'it contains the Claude Code folder';
+  if (isInside(p, claude)) return claudeFolderRefusal(path.relative(claude, p).split(path.sep));
   const rel = path.relative(home, p);
   if (isInside(p, home) && rel.split(path.sep)[0]!.startsWith('.')) return 'it is a dot-directory of home or inside one';
+  return null;
+}
+
+/** Inside the claude dir (`parts`: the path below it), what may not be a memory folder, and why. */
+function claudeFolderRefusal(parts: string[]): string | null {
+  if (parts[0] === 'plans') return 'it holds Claude Code\'s plans';
+  if (parts[0] !== 'projects') return null;
+  if (parts.length === 1) return 'it holds every project\'s session logs';
+  if (parts.length === 2 || parts[2] !== 'memory') return 'it is a project folder of session logs';
   return null;
 }
 

@@ -190,7 +190,7 @@ describe('trash-topic', () => {
     const trash = care.trash().items;
     expect(trash).toEqual([expect.objectContaining({ undoId: applied.undoId, sourceId: p.info.key, file: 'old.md', dir: p.dir })]);
     const undone = await care.undoFix(applied.undoId!);
-    expect(undone).toEqual({ ok: { undone: true, files: ['MEMORY.md', 'old.md'] } });
+    expect(undone).toEqual({ ok: { undone: true, files: ['MEMORY.md', 'old.md'], addToIndex: null } });
     expect(await snapshot()).toEqual({ 'MEMORY.md': index, 'keep.md': topic('keep', 'Keep me'), 'old.md': old });
     expect(care.trash().items).toEqual([]);
     expect(changes).toBe(2);

@@ -30,7 +30,7 @@ afterEach(async () => {
 
 const request = () => ({ sourceId: p.info.key, kind: 'add-to-index' as const, file: 'orphan.md', target: null });
 const read = (file: string) => readFile(path.join(p.dir, file), 'utf8');
-const undoRecords = async () => (await readdir(path.join(careDir(), 'undo')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+const undoRecords = async () => (await readdir(path.join(careDir(), 'undo')).catch(() => [] as string[])).filter((n) => /^[0-9a-f]{24}\.json$/.test(n));
 
 async function preview(care: MemoryCare): Promise<string> {
   const answer = await care.fix({ ...request(), apply: false });
@@ -77,7 +77,7 @@ describe('undo', () => {
     if (!('ok' in applied)) throw new Error(applied.message);
     expect(await read('MEMORY.md')).not.toBe(INDEX);
     expect(await undoRecords()).toHaveLength(1);
-    expect(await care.undoFix(applied.ok.undoId!)).toEqual({ ok: { undone: true, files: ['MEMORY.md'] } });
+    expect(await care.undoFix(applied.ok.undoId!)).toEqual({ ok: { undone: true, files: ['MEMORY.md'], addToIndex: null } });
     expect(await read('MEMORY.md')).toBe(INDEX);
     expect(await care.undoFix(applied.ok.undoId!)).toMatchObject({ status: 404 });
   });
@@ -147,7 +147,15 @@ describe('resolveInside', () => {
     for (const rel of ['../secret.md', 'a/../../secret.md', '.hidden/x.md', 'notes.txt', '', 'escape.md', 'a\\b.md', '/abs.md']) {
       expect(() => resolveInside(p.dir, rel), rel).toThrow(UnsafePath);
     }
-    expect(resolveInside(p.dir, 'alias.md')).toEqual({ real: path.join(p.dir, 'keep.md'), exists: true });
-    expect(resolveInside(p.dir, 'new.md')).toEqual({ real: path.join(p.dir, 'new.md'), exists: false });
+    expect(resolveInside(p.dir, 'alias.md')).toEqual({
+      real: path.join(p.dir, 'keep.md'), name: path.join(p.dir, 'alias.md'), root: p.dir, exists: true, link: path.join(p.dir, 'keep.md'), viaLinkedFolder: false,
+    });
+    expect(resolveInside(p.dir, 'new.md')).toEqual({
+      real: path.join(p.dir, 'new.md'), name: path.join(p.dir, 'new.md'), root: p.dir, exists: false, link: null, viaLinkedFolder: false,
+    });
+    // A topic name used as a folder, names longer than a file system takes: refused as names, not read.
+    for (const rel of ['keep.md/y.md', `${'n'.repeat(256)}.md`, `${'n'.repeat(4097)}.md`]) {
+      expect(() => resolveInside(p.dir, rel), rel.slice(0, 20)).toThrow(UnsafePath);
+    }
   });
 });

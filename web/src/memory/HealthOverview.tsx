@@ -1,7 +1,7 @@
 // Every memory source with its problem counts, worst first (a secret outweighs any number of stale
 // topics; see kinds.ts), each problem one click away. A folder Claude Code no longer reads is never
 // shown as healthy. Below, the trash of topics removed by fixes, each restorable.
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { MemoryEntry, MemoryHealthSource, MemoryProblem, MemorySource, ProblemKind } from '../api/types';
 import { useRemote } from '../state/useRemote';
@@ -75,7 +75,7 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           {health.remote.status === 'error' && <span className="error-text"> · {describeError(health.remote.error)}</span>}
         </p>
       </header>
-      <FixBanner fixes={fixes} readOnly={health.readOnly} />
+      <FixBanner fixes={fixes} readOnly={health.readOnly} reason={health.readOnlyReason} />
       <ol className="health-rows">
         {rows.map(({ source, health: h }) => {
           const status = sourceLevel(source, h?.load);
@@ -121,7 +121,7 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           );
         })}
       </ol>
-      <Trash version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} />
+      <Trash version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} onOpenSource={onOpenSource} />
     </section>
   );
 }
@@ -145,19 +145,35 @@ function statusText(source: MemorySource, h: MemoryHealthSource | undefined, sta
   return status && status !== 'ok' ? `MEMORY.md ${LEVEL_TEXT[status]}` : `${h.problems.length} ${h.problems.length === 1 ? 'problem' : 'problems'}`;
 }
 
-/** Topics removed by fixes, newest first; Restore is the fix's undo. */
-function Trash({ version, readOnly, sources, onChanged }: { version: number; readOnly: boolean; sources: MemorySource[]; onChanged(): void }) {
+/**
+ * Topics removed by fixes, newest first; Restore is the fix's undo. A topic comes back whatever changed
+ * since; when MEMORY.md changed, its index line does not, and the note below says how to add it back (the
+ * orphan finding's "Add to MEMORY.md…", previewed like any fix).
+ */
+function Trash({ version, readOnly, sources, onChanged, onOpenSource }: {
+  version: number; readOnly: boolean; sources: MemorySource[]; onChanged(): void; onOpenSource(sourceId: string): void;
+}) {
   const toast = useToast();
   const [trash, reload] = useRemote(useCallback((signal: AbortSignal) => api.memoryTrash(signal), []));
+  const [lineless, setLineless] = useState<{ sourceId: string; file: string } | null>(null);
   useEffect(() => {
     if (version > 0) reload();
   }, [version, reload]);
   const items = trash.data?.items ?? [];
-  if (items.length === 0) return null;
   const projectOf = new Map(sources.map((s) => [s.id, s.project]));
+  const note = lineless && (
+    <p className="notice trash-restored" role="status">
+      Restored {lineless.file}. MEMORY.md changed since it was removed, so its index line was not put back.{' '}
+      <button type="button" className="link-button" onClick={() => onOpenSource(lineless.sourceId)}>
+        Add it to MEMORY.md…
+      </button>
+    </p>
+  );
+  if (items.length === 0) return note ? <section className="memory-trash" aria-label="Trash">{note}</section> : null;
   return (
     <section className="memory-trash" aria-label="Trash">
       <h2>Trash <span className="count">{items.length}</span></h2>
+      {note}
       <ul>
         {items.map((item) => (
           <li key={item.undoId}>
@@ -168,7 +184,8 @@ function Trash({ version, readOnly, sources, onChanged }: { version: number; rea
               disabled={readOnly}
               onClick={() => {
                 api.memoryUndo(item.undoId).then(
-                  () => {
+                  (result) => {
+                    setLineless(result.addToIndex);
                     toast(`Restored ${item.file}`, 'success');
                     reload();
                     onChanged();

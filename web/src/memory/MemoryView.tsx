@@ -235,6 +235,7 @@ export function MemoryView(props: Props) {
                 health={checked}
                 loading={health.remote.status === 'loading'}
                 readOnly={health.readOnly}
+                readOnlyReason={health.readOnlyReason}
                 fixes={fixes}
                 entryOf={(file) => entryOf(source.id, file)}
                 onOpenEntry={openEntry}

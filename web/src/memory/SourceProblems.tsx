@@ -13,17 +13,18 @@ interface Props {
   health: MemoryHealthSource | undefined;
   loading: boolean;
   readOnly: boolean;
+  readOnlyReason: string | null;
   fixes: FixFlow;
   entryOf(file: string): MemoryEntry | null;
   onOpenEntry(entry: MemoryEntry): void;
   onOpenSource(sourceId: string): void;
 }
 
-export function SourceProblems({ source, health, loading, readOnly, fixes, entryOf, onOpenEntry, onOpenSource }: Props) {
+export function SourceProblems({ source, health, loading, readOnly, readOnlyReason, fixes, entryOf, onOpenEntry, onOpenSource }: Props) {
   const status = sourceLevel(source, health?.load);
   return (
     <section className="source-problems" aria-label={`Health of ${source.project}`}>
-      <FixBanner fixes={fixes} readOnly={readOnly} />
+      <FixBanner fixes={fixes} readOnly={readOnly} reason={readOnlyReason} />
       {!health ? (
         <p className="muted" aria-busy={loading}>{loading ? 'Checking this memory folder…' : 'No health check yet.'}</p>
       ) : (

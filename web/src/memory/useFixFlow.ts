@@ -90,7 +90,9 @@ export function useFixFlow(onChanged: () => void, toast: (text: string, kind?: '
     api.memoryUndo(applied.undoId).then(
       (result) => {
         setApplied(null);
-        toast(`Undone: ${result.files.join(', ')} restored`, 'success');
+        toast(result.addToIndex
+          ? `Undone: ${result.files.join(', ')} restored; MEMORY.md changed since, so its line was not put back (its orphan finding offers Add to MEMORY.md)`
+          : `Undone: ${result.files.join(', ')} restored`, 'success');
         onChanged();
       },
       (error: unknown) => toast(`Could not undo: ${describeError(error)}`, 'error'),

@@ -8,6 +8,8 @@ export interface HealthModel {
   remote: Remote<MemoryHealth>;
   bySource: Map<string, MemoryHealthSource>;
   readOnly: boolean;
+  /** Why fixes cannot be applied (--read-only, a cache folder that cannot be written), or null. */
+  readOnlyReason: string | null;
   reload(): void;
 }
 
@@ -22,5 +24,5 @@ export function useMemoryHealth(listingVersion: number): HealthModel {
     }
   }, [listingVersion, reload]);
   const bySource = useMemo(() => new Map((remote.data?.sources ?? []).map((s) => [s.sourceId, s])), [remote.data]);
-  return { remote, bySource, readOnly: remote.data?.readOnly ?? false, reload };
+  return { remote, bySource, readOnly: remote.data?.readOnly ?? false, readOnlyReason: remote.data?.readOnlyReason ?? null, reload };
 }

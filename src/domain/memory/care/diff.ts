@@ -65,14 +65,17 @@ function backtrack(trace: Int32Array[], a: string[], b: string[], offset: number
   return ops.reverse();
 }
 
-/** A unified diff of one file, '' when nothing changes. `before`/`after` null: the file does not exist. */
-export function unifiedDiff(file: string, before: string | null, after: string | null): string {
+/**
+ * A unified diff of one file, '' when nothing changes. `before`/`after` null: the file does not exist.
+ * `note` follows the old name after a tab, where diff puts a timestamp: what the name is (a symlink).
+ */
+export function unifiedDiff(file: string, before: string | null, after: string | null, note: string | null = null): string {
   if (before === after) return '';
   const a = splitLines(before ?? '');
   const b = splitLines(after ?? '');
   // A file created or removed is all one side: nothing to search.
   const ops = (a.length === 0 || b.length === 0 ? null : editScript(a, b)) ?? [...a.map((text) => ({ kind: '-' as const, text })), ...b.map((text) => ({ kind: '+' as const, text }))];
-  const head = `--- ${before === null ? '/dev/null' : `a/${file}`}\n+++ ${after === null ? '/dev/null' : `b/${file}`}\n`;
+  const head = `--- ${before === null ? '/dev/null' : `a/${file}`}${note === null ? '' : `\t${note}`}\n+++ ${after === null ? '/dev/null' : `b/${file}`}\n`;
   return head + hunks(ops).join('');
 }
 

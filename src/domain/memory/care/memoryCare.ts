@@ -1,19 +1,27 @@
 // Memory care as the service offers it: the health check, and the fixes, the first thing the viewer
 // writes to a user's files. A fix is previewed (a diff, nothing written), then applied with the
-// preview's content hash: 409 when any file it reads changed since. Before anything is written the
-// previous bytes go to an undo record under the viewer's cache dir; --read-only (or no place for undo
-// records) turns every write off. Fixes and undos run one at a time.
+// preview's content hash: 409 when any file it reads changed since, in its bytes or in its identity
+// (another file, or a link, in its place: docs/security.md, rule 23). Before anything is written the
+// previous bytes go to an undo record under the viewer's cache dir; --read-only, no cache dir, or one
+// that cannot be written turns every write off, and health says why. Fixes and undos run one at a time.
+// A start finishes what a viewer killed in the middle of a fix left (recover()).
+import { lstatSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import type { FixKind, MemoryFixResult, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../../contract/memoryCare.js';
 import type { MemoryStore } from '../memoryStore.js';
+import { INDEX_FILE } from '../scan.js';
 import { type SourceContext, sourceContext } from './context.js';
 import { unifiedDiff } from './diff.js';
 import { DEFAULT_STALE_DAYS } from './detectors/stale.js';
 import { planFix } from './fixes/plan.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
-import { type RecordedChange, UndoStore, sha256 } from './undoStore.js';
-import { UnsafePath, readBytes, removeFile, resolveInside, writeAtomically } from './writer.js';
+import { type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
+import {
+  type FileRead, type Resolved, UnsafePath, Unreadable, nameTaken, newToken, readFile, removeName, resolveInside, restoreLink, tempPath,
+  writeAtomically,
+} from './writer.js';
 
 export interface MemoryCareOptions {
   store: MemoryStore;
@@ -39,23 +47,51 @@ export interface FixRequest {
   apply: boolean;
 }
 
+/** One file as a fix found it: where its name leads, and its bytes and identity (null: no such file). */
+interface FileState {
+  resolved: Resolved;
+  read: FileRead | null;
+}
+
+/** Where a recorded change stands on disk now: as the fix left it, as it was before, or neither. */
+type ChangeState = 'after' | 'before' | 'other';
+
+/** A pending marker older than this belongs to no fix still running, whatever its pid says now. */
+const STALE_MARKER_MS = 10 * 60_000;
+
 class NotText extends Error {}
+class Changed extends Error {}
 
 export class MemoryCare {
   private readonly undo: UndoStore | null;
+  /** Why the cache folder cannot be written, or null. */
+  private unwritable: string | null = null;
   private tail: Promise<unknown> = Promise.resolve();
   readonly staleDays: number;
 
   constructor(private readonly o: MemoryCareOptions) {
     this.undo = o.careDir ? new UndoStore(o.careDir) : null;
     this.staleDays = o.staleDays ?? DEFAULT_STALE_DAYS;
+    if (this.undo !== null && !o.readOnly) {
+      this.checkWritable();
+      if (this.unwritable === null) this.recover();
+    }
+  }
+
+  /** Why no fix can be applied, or null when fixes can be applied. */
+  get readOnlyReason(): string | null {
+    if (this.o.readOnly) return 'the viewer runs with --read-only';
+    if (this.undo === null) return 'no cache folder to keep undo records in';
+    return this.unwritable;
   }
 
   get readOnly(): boolean {
-    return this.o.readOnly || this.undo === null;
+    return this.readOnlyReason !== null;
   }
 
   async health(): Promise<MemoryHealth> {
+    // A folder that could not be written may have been fixed since.
+    if (this.unwritable !== null) this.checkWritable();
     const memory = await this.o.store.snapshot();
     const sources = memoryHealth({
       listing: memory.listing,
@@ -64,7 +100,7 @@ export class MemoryCare {
       staleDays: this.staleDays,
       sessionKnown: this.o.sessionKnown,
     });
-    return { readOnly: this.readOnly, staleDays: this.staleDays, sources };
+    return { readOnly: this.readOnly, readOnlyReason: this.readOnlyReason, staleDays: this.staleDays, sources };
   }
 
   fix(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
@@ -76,7 +112,7 @@ export class MemoryCare {
   }
 
   trash(): MemoryTrash {
-    const items = (this.undo?.all() ?? []).filter((r) => r.kind === 'trash-topic')
+    const items = (this.undo?.list() ?? []).filter((r) => r.kind === 'trash-topic')
       .map((r) => ({ undoId: r.id, sourceId: r.sourceId, dir: r.dir, file: r.file, removed: r.created }));
     return { items };
   }
@@ -87,9 +123,26 @@ export class MemoryCare {
     return run;
   }
 
+  private checkWritable(): void {
+    const problem = this.undo!.probe();
+    this.unwritable = problem === null ? null : `the cache folder ${this.o.careDir} cannot be written (${problem})`;
+  }
+
+  /** The 403 of a write that cannot happen now, or null. */
+  private refusal(): { status: 403; message: string } | null {
+    if (this.unwritable !== null) this.checkWritable();
+    if (this.o.readOnly) return { status: 403, message: 'Forbidden: the viewer runs with --read-only' };
+    if (this.undo === null) return { status: 403, message: 'Forbidden: no cache folder to keep undo records in' };
+    if (this.unwritable !== null) return { status: 403, message: `Forbidden: fixes are unavailable: ${this.unwritable}` };
+    return null;
+  }
+
   private async fixNow(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
-    if (request.apply && this.readOnly) return readOnlyRefusal(this.o.readOnly);
-    if (request.apply && !request.hash) return { status: 400, message: 'Bad request: apply needs the hash of the preview' };
+    if (request.apply) {
+      const refused = this.refusal();
+      if (refused) return refused;
+      if (!request.hash) return { status: 400, message: 'Bad request: hash is required with apply: true (the hash of the preview)' };
+    }
     // What the listing says now, not what it said up to 5 s ago: the fix is computed against it.
     this.o.store.invalidate();
     const memory = await this.o.store.snapshot();
@@ -98,17 +151,24 @@ export class MemoryCare {
     const ctx: SourceContext = sourceContext(
       source, memory.listing.entries.filter((e) => e.sourceId === source.id), memory.files.get(source.id) ?? [],
     );
-    if (!ctx.byFile.has(request.file) && request.kind !== 'add-to-index') return { status: 404, message: 'Not found: no such memory file' };
+    // Every fix is asked for a file the listing holds (add-to-index: the orphan topic).
+    if (!ctx.byFile.has(request.file)) return { status: 404, message: 'Not found: no such memory file' };
 
-    const reads = new Map<string, Buffer | null>();
-    const read = (file: string): string | null => {
-      let bytes = reads.get(file);
-      if (bytes === undefined) {
-        bytes = readBytes(resolveInside(source.dir, file).real);
-        if (bytes !== null && bytes.length > LARGE_FILE_BYTES) throw new NotText(`${file} is too large to fix here`);
-        reads.set(file, bytes);
+    const states = new Map<string, FileState>();
+    const stateOf = (file: string): FileState => {
+      let state = states.get(file);
+      if (state === undefined) {
+        const resolved = resolveInside(source.dir, file);
+        const read = readFile(resolved.real);
+        if (read !== null && read.bytes.length > LARGE_FILE_BYTES) throw new NotText(`${file} is too large to fix here`);
+        state = { resolved, read };
+        states.set(file, state);
       }
-      if (bytes === null) return null;
+      return state;
+    };
+    const read = (file: string): string | null => {
+      const bytes = stateOf(file).read?.bytes;
+      if (bytes === undefined) return null;
       const text = bytes.toString('utf8');
       // A fix rewrites text; bytes that are not UTF-8 would not survive the round trip.
       if (!Buffer.from(text, 'utf8').equals(bytes)) throw new NotText(`${file} is not UTF-8 text`);
@@ -117,70 +177,94 @@ export class MemoryCare {
     let plan;
     try {
       plan = planFix(request.kind, { ctx, file: request.file, target: request.target ?? null, read });
+      if ('changes' in plan) for (const change of plan.changes) stateOf(change.file);
     } catch (error) {
       if (error instanceof UnsafePath || error instanceof NotText) return { status: 400, message: `Bad request: ${error.message}` };
+      if (error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}` };
       throw error;
     }
     if ('invalid' in plan) return { status: 400, message: `Bad request: ${plan.invalid}` };
     if ('conflict' in plan) return { status: 409, message: `Conflict: ${plan.conflict}` };
-    const hash = contentHash(request, reads, plan.changes);
+    for (const change of plan.changes) {
+      if (change.after === null && states.get(change.file)!.resolved.viaLinkedFolder) {
+        return { status: 400, message: `Bad request: ${change.file} is reached through a symlinked folder; remove it in the folder it lives in` };
+      }
+    }
+    const hash = contentHash(request, states, plan.changes);
     if (request.hash !== undefined && request.hash !== '' && request.hash !== hash) {
       return { status: 409, message: 'Conflict: the files changed since the preview; look at the new preview' };
     }
-    const diff = plan.changes.map((c) => unifiedDiff(c.file, c.before, c.after)).join('');
+    const diff = plan.changes.map((c) => diffOf(c, states.get(c.file)!)).join('');
     const files = plan.changes.map((c) => c.file);
     if (!request.apply) return { ok: { diff, hash, files, applied: false, undoId: null } };
-    return this.write(request, source.id, source.dir, plan.changes, reads, { diff, hash, files });
+    return this.write(request, source.id, source.dir, plan.changes, states, { diff, hash, files });
   }
 
   private write(
-    request: FixRequest, sourceId: string, dir: string, changes: FileChange[], reads: Map<string, Buffer | null>,
+    request: FixRequest, sourceId: string, dir: string, changes: FileChange[], states: Map<string, FileState>,
     answer: Pick<MemoryFixResult, 'diff' | 'hash' | 'files'>,
   ): Outcome<MemoryFixResult> {
     const undo = this.undo!;
     const id = undo.newId();
+    const token = newToken();
     const recorded: RecordedChange[] = changes.map((c) => {
-      const before = reads.get(c.file) ?? null;
-      return { file: c.file, before: before === null ? null : before.toString('base64'), after: c.after === null ? null : sha256(Buffer.from(c.after, 'utf8')) };
+      const state = states.get(c.file)!;
+      const before = state.read?.bytes ?? null;
+      const change: RecordedChange = {
+        file: c.file, before: before === null ? null : before.toString('base64'), after: c.after === null ? null : sha256(Buffer.from(c.after, 'utf8')),
+      };
+      if (c.after === null && state.resolved.link !== null) change.link = state.resolved.link;
+      return change;
     });
+    const record: UndoRecord = {
+      id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: request.kind, file: request.file, changes: recorded,
+    };
+    const marker: PendingMarker = { id, op: 'fix', pid: process.pid, token, temps: changes.map((c) => tempPath(states.get(c.file)!.resolved.real, token)) };
     try {
-      undo.save({ id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: request.kind, file: request.file, changes: recorded });
+      undo.begin(marker);
+      undo.save(record);
     } catch (error) {
-      return { status: 500, message: `Could not keep the undo record, nothing was written: ${messageOf(error)}` };
+      forget(undo, id);
+      this.unwritable = `the cache folder ${this.o.careDir} cannot be written (${messageOf(error)})`;
+      return { status: 403, message: `Forbidden: fixes are unavailable: ${this.unwritable}; nothing was written` };
     }
     // New files first, then rewrites, then removals: a link never points at a file not yet there.
     const order = [...changes].sort((a, b) => step(a) - step(b));
     const done: FileChange[] = [];
     try {
       for (const change of order) {
+        const seen = states.get(change.file)!;
         const target = resolveInside(dir, change.file);
-        const now = readBytes(target.real);
-        const before = reads.get(change.file) ?? null;
-        // The last look before writing: what a preview showed must still be what is there.
-        if (!(now === null ? before === null : before !== null && now.equals(before))) throw new Changed(change.file);
-        if (change.after === null) removeFile(target.real);
-        else writeAtomically(target.real, Buffer.from(change.after, 'utf8'), now === null);
+        const now = readFile(target.real);
+        // The last look before writing: the same bytes, in the same file, behind the same kind of name.
+        if (!sameFile(seen, target, now)) throw new Changed(change.file);
+        if (change.after === null) removeName(target);
+        else writeAtomically(target.real, Buffer.from(change.after, 'utf8'), now === null, token);
         done.push(change);
       }
     } catch (error) {
-      const restored = this.rollBack(dir, done);
-      undo.remove(id);
+      const restored = this.rollBack(dir, done, states, token);
+      forget(undo, id);
       if (done.length > 0) this.o.changed();
-      if (error instanceof Changed) return { status: 409, message: `Conflict: ${error.message} changed since the preview${restored ? '' : '; ' + restoredNote(done)}` };
-      return { status: 500, message: `Could not write the fix: ${messageOf(error)}${restored ? '' : '; ' + restoredNote(done)}` };
+      const note = restored ? '' : `; ${restoredNote(done)}`;
+      if (error instanceof Changed) return { status: 409, message: `Conflict: ${error.message} changed since the preview${note}` };
+      if (error instanceof UnsafePath || error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}${note}` };
+      return { status: 500, message: `Could not write the fix: ${messageOf(error)}${note}` };
     }
+    undo.end(id);
     this.o.changed();
     return { ok: { ...answer, applied: true, undoId: id } };
   }
 
   /** Puts back what a failed fix had already written; false when that failed too. */
-  private rollBack(dir: string, done: FileChange[]): boolean {
+  private rollBack(dir: string, done: FileChange[], states: Map<string, FileState>, token: string): boolean {
     let ok = true;
     for (const change of [...done].reverse()) {
       try {
-        const target = resolveInside(dir, change.file);
-        if (change.before === null) removeFile(target.real);
-        else writeAtomically(target.real, Buffer.from(change.before, 'utf8'), change.after === null);
+        const seen = states.get(change.file)!;
+        if (change.before === null) removeName(resolveInside(dir, change.file));
+        else if (change.after === null && seen.resolved.link !== null) restoreLink(seen.resolved.name, seen.resolved.link);
+        else writeAtomically(resolveInside(dir, change.file).real, seen.read!.bytes, change.after === null, token);
       } catch {
         ok = false;
       }
@@ -189,54 +273,194 @@ export class MemoryCare {
   }
 
   private async undoNow(undoId: string): Promise<Outcome<MemoryUndoResult>> {
-    if (this.readOnly) return readOnlyRefusal(this.o.readOnly);
-    const record = this.undo!.load(undoId);
+    const refused = this.refusal();
+    if (refused) return refused;
+    const undo = this.undo!;
+    const record = undo.load(undoId);
     if (record === null) return { status: 404, message: 'Not found: no such undo record' };
     // Only into a folder the viewer lists now.
     const memory = await this.o.store.snapshot();
     if (!memory.listing.sources.some((s) => s.dir === record.dir)) return { status: 409, message: 'Conflict: that memory folder is not listed any more' };
-    const current: { change: RecordedChange; real: string; now: Buffer | null }[] = [];
+    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    let restore: RecordedChange[];
+    let addToIndex: MemoryUndoResult['addToIndex'] = null;
+    if (record.kind === 'trash-topic') {
+      // The topic comes back whatever happened to other files since; its index line only while MEMORY.md
+      // is as the fix left it (else the add-to-index fix puts it back, previewed).
+      const topic = states.find((s) => s.change.file === record.file && s.change.after === null);
+      if (topic?.state === 'other') {
+        return { status: 409, message: `Conflict: a file named ${record.file} exists in that memory folder now; move it away to restore the trashed one` };
+      }
+      restore = [...states].sort((a, b) => Number(b === topic) - Number(a === topic)).filter((s) => s.state === 'after').map((s) => s.change);
+      if (states.some((s) => s.state === 'other' && s.change.file === INDEX_FILE)) addToIndex = { sourceId: record.sourceId, file: record.file };
+    } else {
+      const changed = states.find((s) => s.state === 'other');
+      if (changed) return { status: 409, message: `Conflict: ${changed.change.file} changed since the fix` };
+      // Changes already back as they were (an undo cut short) are left as they are.
+      restore = states.filter((s) => s.state === 'after').map((s) => s.change).reverse();
+    }
+    const token = newToken();
     try {
-      for (const change of record.changes) {
-        const target = resolveInside(record.dir, change.file);
-        const now = readBytes(target.real);
-        const as = now === null ? null : sha256(now);
-        if (as !== change.after) return { status: 409, message: `Conflict: ${change.file} changed since the fix` };
-        current.push({ change, real: target.real, now });
-      }
-      for (const { change, real, now } of [...current].reverse()) {
-        if (change.before === null) removeFile(real);
-        else writeAtomically(real, Buffer.from(change.before, 'base64'), now === null);
-      }
+      undo.begin({ id: record.id, op: 'undo', pid: process.pid, token, temps: restore.map((c) => tempPath(undoTarget(record.dir, c), token)) });
+      for (const change of restore) restoreChange(record.dir, change, token);
     } catch (error) {
-      if (error instanceof UnsafePath) return { status: 409, message: `Conflict: ${error.message}` };
+      if (error instanceof UnsafePath || error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}` };
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { status: 409, message: 'Conflict: a file took the name of one being restored; nothing more was restored' };
       return { status: 500, message: `Could not undo: ${messageOf(error)}` };
     } finally {
+      undo.end(record.id);
       this.o.changed();
     }
+    undo.remove(record.id);
+    const restored = new Set(restore);
+    return { ok: { undone: true, files: record.changes.filter((c) => restored.has(c)).map((c) => c.file), addToIndex } };
+  }
+
+  /**
+   * Finishes what fixes and undos killed mid-way (SIGKILL, a crash) left: their temporary files in memory
+   * folders go; the record of a fix that never landed goes; a fix that landed in part is put back whole
+   * (its record goes too); a fix that landed keeps its record. A marker of a live process is left to it.
+   */
+  private recover(): void {
+    const undo = this.undo!;
+    undo.removeStaleTemps(pidAlive);
+    const now = Date.now();
+    for (const marker of undo.pending()) {
+      if (marker.pid !== process.pid && pidAlive(marker.pid) && undo.markerAge(marker.id, now) < STALE_MARKER_MS) continue;
+      const record = undo.load(marker.id);
+      if (record !== null) {
+        removeTemps(record.dir, marker);
+        if (marker.op === 'fix') this.settle(record, marker.token);
+      }
+      undo.end(marker.id);
+    }
+  }
+
+  /** A fix whose process ended while it wrote: forgotten when nothing (or only part) of it stayed. */
+  private settle(record: UndoRecord, token: string): void {
+    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    if (states.every((s) => s.state === 'after') || states.some((s) => s.state === 'other')) return;
+    try {
+      for (const { change } of states.filter((s) => s.state === 'after').reverse()) restoreChange(record.dir, change, token);
+    } catch {
+      // The record stays: an undo can still finish it.
+      return;
+    }
     this.undo!.remove(record.id);
-    return { ok: { undone: true, files: record.changes.map((c) => c.file) } };
+    this.o.changed();
   }
 }
-
-class Changed extends Error {}
 
 function step(change: FileChange): number {
   return change.before === null ? 0 : change.after === null ? 2 : 1;
 }
 
-/** The state a fix was computed from: the request, every file it read, and what it would write. */
-function contentHash(request: FixRequest, reads: Map<string, Buffer | null>, changes: FileChange[]): string {
+/** The same bytes, in the same file (device, inode), behind the same name (a link to the same place, or none). */
+function sameFile(seen: FileState, target: Resolved, now: FileRead | null): boolean {
+  if (target.real !== seen.resolved.real || target.link !== seen.resolved.link) return false;
+  if (now === null || seen.read === null) return now === seen.read;
+  return now.dev === seen.read.dev && now.ino === seen.read.ino && now.bytes.equals(seen.read.bytes);
+}
+
+/** The preview of one change; a symlinked name says so, and what it leads to. */
+function diffOf(change: FileChange, state: FileState): string {
+  const { link, real, root } = state.resolved;
+  if (link === null) return unifiedDiff(change.file, change.before, change.after);
+  const target = path.relative(root, real).split(path.sep).join('/');
+  // Its removal takes the link: shown as git shows a symlink, its text as its content.
+  if (change.after === null) return unifiedDiff(change.file, link, null, `(symlink to ${target})`);
+  return unifiedDiff(change.file, change.before, change.after, `(symlink to ${target}: the change is written there)`);
+}
+
+/**
+ * The state a fix was computed from: the request, every file it read (bytes and identity: a link or a
+ * file in its place, another inode), and what it would write.
+ */
+function contentHash(request: FixRequest, states: Map<string, FileState>, changes: FileChange[]): string {
   const parts: Buffer[] = [Buffer.from(JSON.stringify([request.sourceId, request.kind, request.file, request.target ?? null]))];
-  for (const [file, bytes] of [...reads].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    parts.push(Buffer.from(`\0${file}\0${bytes === null ? 'missing' : sha256(bytes)}`));
+  for (const [file, { resolved, read }] of [...states].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const identity = read === null ? 'missing' : `${sha256(read.bytes)}\0${read.dev}:${read.ino}\0${resolved.link === null ? 'file' : `link:${resolved.link}`}`;
+    parts.push(Buffer.from(`\0${file}\0${identity}`));
   }
   for (const c of changes) parts.push(Buffer.from(`\0${c.file}\0${c.after === null ? 'removed' : sha256(Buffer.from(c.after, 'utf8'))}`));
   return sha256(Buffer.concat(parts));
 }
 
-function readOnlyRefusal(flag: boolean): { status: 403; message: string } {
-  return { status: 403, message: flag ? 'Forbidden: the viewer runs with --read-only' : 'Forbidden: no cache folder to keep undo records in' };
+/** Where a recorded change stands now (see ChangeState). */
+function changeState(dir: string, change: RecordedChange): ChangeState {
+  try {
+    if (change.after === null) {
+      if (!nameTaken(dir, change.file)) return 'after';
+      if (change.link !== undefined) return linkText(dir, change.file) === change.link ? 'before' : 'other';
+    }
+    const now = readFile(resolveInside(dir, change.file).real)?.bytes ?? null;
+    if (change.after !== null && now !== null && sha256(now) === change.after) return 'after';
+    if (change.before === null ? now === null : now !== null && now.equals(Buffer.from(change.before, 'base64'))) return 'before';
+    return 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+function linkText(dir: string, rel: string): string | null {
+  try {
+    return readlinkSync(resolveInside(dir, rel).name);
+  } catch {
+    return null;
+  }
+}
+
+/** Where restoring a change writes its bytes (its temporary file goes beside it). */
+function undoTarget(dir: string, change: RecordedChange): string {
+  return resolveInside(dir, change.file).real;
+}
+
+/** Puts one change back as it was before the fix. */
+function restoreChange(dir: string, change: RecordedChange, token: string): void {
+  const target = resolveInside(dir, change.file);
+  if (change.before === null) removeName(target);
+  else if (change.link !== undefined) restoreLink(target.name, change.link);
+  else writeAtomically(target.real, Buffer.from(change.before, 'base64'), change.after === null, token);
+}
+
+/** The temporary files a marker names, each checked to be one of its own inside the record's folder. */
+function removeTemps(dir: string, marker: PendingMarker): void {
+  let root: string;
+  try {
+    root = realpathSync.native(dir);
+  } catch {
+    return;
+  }
+  const suffix = `.md.tmp.${marker.pid}.${marker.token}`;
+  for (const temp of marker.temps) {
+    const rel = path.relative(root, temp);
+    if (!temp.endsWith(suffix) || rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    try {
+      if (lstatSync(temp).isFile()) unlinkSync(temp);
+    } catch {
+      // Never written, or renamed into place.
+    }
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops a record and its marker after a fix that wrote nothing lasting. */
+function forget(undo: UndoStore, id: string): void {
+  try {
+    undo.remove(id);
+  } catch {
+    // The next start drops it: its marker says the fix did not end.
+    return;
+  }
+  undo.end(id);
 }
 
 function restoredNote(done: FileChange[]): string {

@@ -16,6 +16,11 @@ const FIXES: Record<FixKind, (input: FixInput) => FixPlan> = {
   'trash-topic': trashTopic,
 };
 
+/** Whether `kind` (read back from a file) names a fix. */
+export function isFixKind(kind: string): kind is FixKind {
+  return Object.hasOwn(FIXES, kind);
+}
+
 export function planFix(kind: FixKind, input: FixInput): FixPlan {
   return FIXES[kind](input);
 }
