@@ -88,14 +88,13 @@ export class Viewer {
     this.history = new HistoryKeeper({
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
-      restoreSaved: () => persisted.restoreHistory((lines) => this.history.index.restore(lines)),
       after: () => this.plans.searchPrepared(),
     });
     persisted.connect(
       {
         sessions: () => this.sessions,
         plans: () => this.plans.saved(),
-        history: () => ({ savedLines: () => this.history.index.savedLines(), save: () => this.history.save() }),
+        history: () => ({ save: () => this.history.save() }),
       },
       { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
     );
@@ -257,7 +256,6 @@ export class Viewer {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
     this.persisted.changed('sessions');
-    void this.history.logChanged(null);
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -317,8 +315,6 @@ export class Viewer {
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
     this.persisted.changed('sessions');
-    // A plan's story can grow without any link changing (a Write of a plan already linked).
-    void this.history.logChanged(filepath);
     if (!changed) return;
     const cwds = this.sessions.knownCwds();
     if (!sameList(before, cwds) || projectsSignature(this.sessions.projectFolders()) !== foldersBefore) {

@@ -19,10 +19,10 @@ const text = (description: string, example: string) => ({
 });
 
 export const PlanVersionSchema = Type.Object({
-  id: Type.String({ description: 'Stable within a home: t… a tool call, o… a content the viewer saw, d… the file on disk' }),
+  id: Type.String({ description: 'Stable within a home: t… a tool call, a… a text a person approved, o… a content the viewer saw, d… the file on disk' }),
   at: NullableString('When this version was written (the tool call\'s timestamp, else the file\'s mtime)'),
-  source: Type.Union([Type.Literal('write'), Type.Literal('edit'), Type.Literal('observed'), Type.Literal('disk')], {
-    description: 'write: a Write call (the whole text); edit: an Edit or MultiEdit applied to the version before; observed: a content the viewer saw of the file that no tool call explains; disk: the file now, when it is none of the others',
+  source: Type.Union([Type.Literal('write'), Type.Literal('edit'), Type.Literal('approved'), Type.Literal('observed'), Type.Literal('disk')], {
+    description: 'write: a Write call (the whole text); edit: an Edit or MultiEdit applied to the version before; approved: the exact text a person approved in plan mode (ExitPlanMode\'s plan, its result\'s approved plan), when it differs from every other version; observed: a content the viewer saw of the file that no tool call explains; disk: the file now, when it is none of the others',
   }),
   sessionId: NullableString('The session that wrote it (tool calls only)'),
   agentId: NullableString('The subagent that wrote it, when a subagent did'),

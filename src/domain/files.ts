@@ -172,7 +172,18 @@ export function createdTime(stats: Stats): Date {
   return stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime;
 }
 
-/** Last segment of a POSIX or Windows path: the project name of a session's cwd. */
+/**
+ * The project a session's cwd belongs to: its last path segment, or the repository's for a worktree
+ * (`<repo>/.claude/worktrees/<name>`, where the Desktop app and `/fork` put sessions).
+ */
+export function projectName(cwd: string): string {
+  const worktree = WORKTREE.exec(cwd);
+  return lastPathSegment(worktree === null ? cwd : worktree[1]!);
+}
+
+const WORKTREE = /^(.+?)[\\/]\.claude[\\/]worktrees[\\/][^\\/]+(?:[\\/].*)?$/;
+
+/** Last segment of a POSIX or Windows path. */
 export function lastPathSegment(p: string): string {
   // Called per plan for every list built: index arithmetic instead of a regex split.
   let end = p.length;

@@ -8,9 +8,10 @@ import { KeyedLock } from './concurrency.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
+import { hasLinks, type LogFacts } from '../transcripts/logFacts.js';
 import {
-  createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
-} from './logReader.js';
+  createReadSlot, DEFAULT_CHUNK_BYTES, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+} from '../transcripts/transcriptReader.js';
 import { restoredIsCurrent } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type SnapshotState } from './snapshot.js';
@@ -41,8 +42,8 @@ export interface SessionIndexOptions {
 export interface SessionScanStats {
   /** Bytes read from logs since the index was created. */
   bytesRead: number;
-  /** Most line bytes any scanner held between chunks (bounded by its tail window, whatever the lines). */
-  maxRetainedBytes: number;
+  /** The largest read buffer any log needed (a chunk, or a long line up to the reader's limit). */
+  maxHeldBytes: number;
   /** Logs currently tracked. */
   trackedFiles: number;
 }
@@ -82,7 +83,7 @@ export class SessionIndex {
   private refreshTail: Promise<unknown> = Promise.resolve();
   private readonly warned = new Set<string>();
   private bytesRead = 0;
-  private maxRetained = 0;
+  private maxHeld = 0;
   /** Every directory the last main-thread walk visited, as it found it (persisted with the index). */
   private dirStamps = new Map<string, DirStamp>();
   /** Set on a restored index: its first refresh lists only the directories that moved since. */
@@ -92,6 +93,11 @@ export class SessionIndex {
    * the index as of some count need not be written again while the count stays the same.
    */
   private edits = 0;
+  /** Bumped whenever any log's facts change (read, gone): what is derived from them keys on it. */
+  private factsEdits = 0;
+  /** Logs whose facts changed since the last notice (see onLogsChanged). */
+  private changedLogs = new Set<string>();
+  private readonly logListeners = new Set<(files: readonly string[]) => void>();
 
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
@@ -170,7 +176,7 @@ export class SessionIndex {
     const view = this.answers();
     for (const slug of candidateSlugs(planFilename)) {
       const sessionId = view.slugs.get(slug);
-      if (sessionId !== undefined) return { sessionId, cwd: view.sessions.get(sessionId) ?? null };
+      if (sessionId !== undefined) return { sessionId, cwd: view.sessions.get(sessionId)?.cwd ?? null };
     }
     return null;
   }
@@ -179,7 +185,7 @@ export class SessionIndex {
   sessionsForSlug(slug: string): string[] {
     const sessions = new Set<string>();
     for (const tracked of this.files.values()) {
-      const sessionId = tracked.log.facts.slugs.get(slug);
+      const sessionId = tracked.log.facts.links.slugs.get(slug);
       if (sessionId !== undefined) sessions.add(sessionId);
     }
     return [...sessions].sort();
@@ -189,7 +195,7 @@ export class SessionIndex {
   slugsOfSession(sessionId: string): string[] {
     const slugs = new Set<string>();
     for (const tracked of this.files.values()) {
-      for (const [slug, id] of tracked.log.facts.slugs) if (id === sessionId) slugs.add(slug);
+      for (const [slug, id] of tracked.log.facts.links.slugs) if (id === sessionId) slugs.add(slug);
     }
     return [...slugs].sort();
   }
@@ -199,8 +205,34 @@ export class SessionIndex {
     return [...this.files.keys()];
   }
 
+  /**
+   * Every log with its facts (transcripts/logFacts.ts): the one source of what is derived from the
+   * transcripts. Restored facts are parsed as they are first read (see savedFacts.ts).
+   */
+  logs(): IterableIterator<[string, LogFacts]> {
+    return (function* (files: Map<string, TrackedFile>): IterableIterator<[string, LogFacts]> {
+      for (const [file, tracked] of files) yield [file, tracked.log.facts];
+    })(this.files);
+  }
+
+  /** One log's facts, or null when the index does not read it. */
+  logFacts(file: string): LogFacts | null {
+    return this.files.get(file)?.log.facts ?? null;
+  }
+
+  /** Changes whenever the facts of any log change. */
+  get factsVersion(): number {
+    return this.factsEdits;
+  }
+
+  /** Hears, after each update, which logs' facts changed (read further, appeared, gone). */
+  onLogsChanged(listener: (files: readonly string[]) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
   cwdForSession(sessionId: string): string | null {
-    return this.answers().sessions.get(sessionId) ?? null;
+    return this.answers().sessions.get(sessionId)?.cwd ?? null;
   }
 
   /** Every directory under projects/, with the last cwd seen in its logs. Sorted by key. */
@@ -208,7 +240,7 @@ export class SessionIndex {
     const view = this.answers();
     return [...view.folders]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, dir]) => ({ key, dir, cwd: view.folderCwds.get(key) ?? null }));
+      .map(([key, dir]) => ({ key, dir, cwd: view.folderCwds.get(key)?.cwd ?? null }));
   }
 
   /** Distinct cwds: each session's last cwd and each folder's last cwd. Sorted. */
@@ -217,7 +249,7 @@ export class SessionIndex {
   }
 
   scanStats(): SessionScanStats {
-    return { bytesRead: this.bytesRead, maxRetainedBytes: this.maxRetained, trackedFiles: this.files.size };
+    return { bytesRead: this.bytesRead, maxHeldBytes: this.maxHeld, trackedFiles: this.files.size };
   }
 
   /** See `edits`: equal counts, equal toJSON(). */
@@ -415,7 +447,8 @@ export class SessionIndex {
     const previous = this.files.get(file);
     if (previous === undefined || !this.files.delete(file)) return;
     this.edits++;
-    if (hasFacts(previous.log.facts)) this.dirty = true;
+    this.factsChanged(file);
+    if (hasLinks(previous.log.facts)) this.dirty = true;
   }
 
   private apply(file: string, result: ReadResult): void {
@@ -428,19 +461,20 @@ export class SessionIndex {
       const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
       if (folder === undefined) return;
       this.bytesRead += result.bytesRead;
-      this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
+      this.maxHeld = Math.max(this.maxHeld, result.maxHeldBytes);
       const tracked: TrackedFile = { folder, log: result.log };
       this.files.set(file, tracked);
       this.edits++;
+      this.factsChanged(file);
       if (!this.folders.has(folder)) {
         this.folders.set(folder, path.join(this.projectsDir, folder));
         this.dirty = true;
       }
       // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters,
       // or lay the file over the view when it only grew and is now the newest (the usual append).
-      if (!this.dirty && previous !== undefined && extendsFacts(result.log.facts, previous.log.facts) && this.isNewest(file)) {
+      if (!this.dirty && previous !== undefined && extendsFacts(result.log.facts.links, previous.log.facts.links) && this.isNewest(file)) {
         this.patches.push(tracked);
-      } else if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) {
+      } else if (hasLinks(result.log.facts) || (previous !== undefined && hasLinks(previous.log.facts))) {
         this.dirty = true;
       }
     }
@@ -457,10 +491,20 @@ export class SessionIndex {
     return true;
   }
 
-  /** Rebuilds the view after changes; true when any answer differs from before. */
+  private factsChanged(file: string): void {
+    this.factsEdits++;
+    this.changedLogs.add(file);
+  }
+
+  /** Rebuilds the view after changes, and tells who listens which logs changed; true when any answer differs from before. */
   private publish(): boolean {
     const changed = this.applyChanges();
     if (changed) this.stamp = newStamp();
+    if (this.changedLogs.size > 0) {
+      const files = [...this.changedLogs];
+      this.changedLogs.clear();
+      for (const listener of this.logListeners) listener(files);
+    }
     return changed;
   }
 

@@ -11,17 +11,20 @@ import { TimeSlicer } from '../timeSlicer.js';
 import { viewOrder, type TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, UUID, type DirStamp } from './logFiles.js';
-import type { LogFacts } from './logReader.js';
+import type { CwdRank, LinkFacts } from '../transcripts/logFacts.js';
+import { restoredFacts, saveRest } from '../transcripts/savedFacts.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 2;
+const VERSION = 3;
 /** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
 const MAX_STAMP_CHARS = 64;
 
 /**
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
- * size, mtimeMs, ino, offset, lastCwd (an index into `strings`, or -1), the number of sessions, that
- * many [sessionId, cwd] index pairs, the number of slugs, that many [slug, sessionId] index pairs.
+ * size, mtimeMs, ino, offset, lines, the folder's cwd (an index into `strings`, or -1) and its rank, the
+ * number of sessions, that many [sessionId, cwd, rank] (indexes into `strings` and a rank), the number of
+ * slugs, that many [slug, sessionId] index pairs, and the rest of its facts as one JSON text
+ * (transcripts/savedFacts.ts), parsed only when something asks for them.
  */
 export type SnapshotFiles = (string | number)[];
 
@@ -93,12 +96,13 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
   const flat: SnapshotFiles = [];
   // In viewOrder (oldest first): a restart's check (restoredCheck.ts) goes through them newest first.
   for (const [abs, { log }] of [...files].sort(viewOrder)) {
-    const { facts } = log;
-    flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset,
-      facts.lastCwd === null ? -1 : ref(facts.lastCwd), facts.sessions.size);
-    for (const [sessionId, cwd] of facts.sessions) flat.push(ref(sessionId), ref(cwd));
-    flat.push(facts.slugs.size);
-    for (const [slug, sessionId] of facts.slugs) flat.push(ref(slug), ref(sessionId));
+    const { links } = log.facts;
+    flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset, log.lines,
+      links.folderCwd === null ? -1 : ref(links.folderCwd.cwd), links.folderCwd?.rank ?? 0, links.sessions.size);
+    for (const [sessionId, { cwd, rank }] of links.sessions) flat.push(ref(sessionId), ref(cwd), rank);
+    flat.push(links.slugs.size);
+    for (const [slug, sessionId] of links.slugs) flat.push(ref(slug), ref(sessionId));
+    flat.push(saveRest(log.facts));
     yield;
   }
   const dirs: (string | number)[] = [];
@@ -147,6 +151,10 @@ function isTime(value: unknown): value is number {
 
 function isInode(value: unknown): value is number {
   return isTime(value) && value >= 0;
+}
+
+function isRank(value: unknown): value is CwdRank {
+  return value === 0 || value === 1 || value === 2;
 }
 
 /**
@@ -228,35 +236,43 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     const mtimeMs: unknown = flat[at + 2];
     const ino: unknown = flat[at + 3];
     const offset: unknown = flat[at + 4];
-    const lastCwdAt: unknown = flat[at + 5];
-    const sessionCount: unknown = flat[at + 6];
-    at += 7;
-    if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount)) return null;
-    if (!isTime(mtimeMs) || !isInode(ino)) return null;
+    const lineCount: unknown = flat[at + 5];
+    const folderCwdAt: unknown = flat[at + 6];
+    const folderRank: unknown = flat[at + 7];
+    const sessionCount: unknown = flat[at + 8];
+    at += 9;
+    if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount) || !isCount(lineCount)) return null;
+    if (!isTime(mtimeMs) || !isInode(ino) || !isRank(folderRank)) return null;
     const log = logPath(projectsDir, rel);
     if (log === null) return null;
     const folder = log.folder;
     if (!folders.has(folder)) return null;
-    const lastCwd = lastCwdAt === -1 ? null : stringAt(strings, lastCwdAt, isCwd, cwds);
-    if (lastCwd === null && lastCwdAt !== -1) return null;
-    const facts: LogFacts = { slugs: new Map(), sessions: new Map(), lastCwd };
-    for (let k = 0; k < sessionCount; k++, at += 2) {
+    const folderCwd = folderCwdAt === -1 ? null : stringAt(strings, folderCwdAt, isCwd, cwds);
+    if (folderCwd === null && folderCwdAt !== -1) return null;
+    const links: LinkFacts = { slugs: new Map(), sessions: new Map(), folderCwd: folderCwd === null ? null : { cwd: folderCwd, rank: folderRank } };
+    for (let k = 0; k < sessionCount; k++, at += 3) {
       const sessionId = stringAt(strings, flat[at], isSessionId, sessionIds);
       const cwd = stringAt(strings, flat[at + 1], isCwd, cwds);
-      if (sessionId === null || cwd === null || facts.sessions.has(sessionId)) return null;
-      facts.sessions.set(sessionId, cwd);
+      const rank: unknown = flat[at + 2];
+      if (sessionId === null || cwd === null || !isRank(rank) || links.sessions.has(sessionId)) return null;
+      links.sessions.set(sessionId, { cwd, rank });
     }
     const slugCount: unknown = flat[at++];
     if (!isCount(slugCount)) return null;
     for (let k = 0; k < slugCount; k++, at += 2) {
       const slug = stringAt(strings, flat[at], isSlug, slugs);
       const sessionId = stringAt(strings, flat[at + 1], isSessionId, sessionIds);
-      if (slug === null || sessionId === null || facts.slugs.has(slug)) return null;
-      facts.slugs.set(slug, sessionId);
+      if (slug === null || sessionId === null || links.slugs.has(slug)) return null;
+      links.slugs.set(slug, sessionId);
     }
+    const rest: unknown = flat[at++];
+    if (typeof rest !== 'string') return null;
     const abs = log.abs;
     if (files.has(abs)) return null;
-    files.set(abs, { folder, log: { size, mtimeMs, ino, offset, facts } });
+    const tracked: TrackedFile = { folder, log: { size, mtimeMs, ino, offset, lines: lineCount, facts: null! } };
+    // Rest facts that are not what was saved: the log is read again from its start (its inode no longer matches).
+    tracked.log.facts = restoredFacts(links, rest, () => void (tracked.log.ino = -1));
+    files.set(abs, tracked);
   }
   const dirs = readDirs(data.dirs, projectsDir);
   if (dirs === null) return null;
