@@ -114,7 +114,13 @@ export class Viewer {
     });
     // The spec's plan search is exact without its filters but reads every plan: they are built before the
     // plan history and the find index, which take far longer on a heavy home.
-    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger, after: () => this.plans.searchPrepared() });
+    this.finder = new Finder({
+      plans: this.plans, memory: this.memory, history: this.history, logger: options.logger,
+      after: async () => {
+        await this.plans.searchPrepared();
+        await this.transcriptsReady;
+      },
+    });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
       this.finder.changed('plans');
@@ -189,12 +195,20 @@ export class Viewer {
     this.trace('project plans read');
   }
 
+  /**
+   * Resolves once every log's facts are at hand (after load(); a restore parses them in the background
+   * after the first answers): what answers from the transcripts' facts (plan history, session cards, the
+   * search's sessions) waits for it, so that none is built on part of them.
+   */
+  transcriptsReady: Promise<void> = this.loaded;
+
   /** Step 4. */
   private publish(): void {
     this.persisted.changed('sessions', true);
     this.persisted.changed('plans', true);
     this.isLoaded = true;
     this.markLoaded();
+    this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined);
     if (!this.options.deferWatch) void this.startWatching();
   }
 

@@ -83,7 +83,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     const metadata = viewer.plans.find(filename) ?? null;
     let content: string | null;
     if (version !== undefined) {
-      await viewer.loaded;
+      await viewer.transcriptsReady;
       content = viewer.history.stories.version(filename, version);
       if (content === null) return toolError(`No version ${version} of plan ${filename} (see plan_history for its versions)`);
     } else {
@@ -92,7 +92,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       content = opened && (await readOpenedText(opened));
       if (content === null) return toolError(`Plan ${filename} can no longer be read`);
     }
-    await viewer.loaded;
+    await viewer.transcriptsReady;
     const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
     return json({ metadata, version: version ?? null, ...capped(content), session });
   });
@@ -102,7 +102,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     inputSchema: { filename: z.string().min(1).max(1024).describe('The plan\'s file name, listed or archived') },
     annotations: readOnly,
   }, async ({ filename }) => {
-    await viewer.loaded;
+    await viewer.transcriptsReady;
     const story = viewer.history.stories.story(filename);
     if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
     return json({ filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: viewer.history.stories.retention(filename) });
@@ -140,7 +140,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId') },
     annotations: readOnly,
   }, async ({ sessionId }) => {
-    await viewer.loaded;
+    await viewer.transcriptsReady;
     const card = viewer.history.stories.session(sessionId);
     return card === null ? toolError(`No session ${sessionId}`) : json(card);
   });

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LineScanner, type LineRecord, type LineScannerOptions } from '../../src/domain/sessions/lineScanner.js';
 
 export interface ConversationLine {
   sessionId: string;
@@ -56,28 +55,6 @@ export function metadataLine(sessionId: string, prompt = 'do the thing'): string
 
 export function summaryLine(): string {
   return `${JSON.stringify({ type: 'summary', summary: 'A summary', leafUuid: randomUUID() })}\n`;
-}
-
-/** Feeds `data` in the given chunk sizes (cycled), then ends the stream. */
-export function scanChunks(
-  data: Buffer,
-  sizes: readonly number[] = [data.length || 1],
-  options: LineScannerOptions = {},
-): LineRecord[] {
-  const scanner = new LineScanner(options);
-  const records: LineRecord[] = [];
-  let at = 0;
-  for (let i = 0; at < data.length; i++) {
-    const size = Math.max(1, sizes[i % sizes.length]!);
-    records.push(...scanner.feed(data.subarray(at, at + size)));
-    at += size;
-  }
-  records.push(...scanner.end());
-  return records;
-}
-
-export function scanText(text: string): LineRecord[] {
-  return scanChunks(Buffer.from(text, 'utf8'));
 }
 
 export interface TempHome {

@@ -51,6 +51,11 @@ export class HistoryKeeper {
     return this.started;
   }
 
+  /** Whether the first look at every plan is done (the transcripts' facts are complete once the viewer has loaded). */
+  get ready(): Promise<void> {
+    return this.started ?? Promise.resolve();
+  }
+
   stop(): void {
     this.stopped = true;
   }

@@ -9,6 +9,7 @@ import { buildView, extendsFacts, patchView, sameView, type IndexView, type Trac
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
 import { hasLinks, type LogFacts } from '../transcripts/logFacts.js';
+import { restOk, restPending } from '../transcripts/savedFacts.js';
 import {
   createReadSlot, DEFAULT_CHUNK_BYTES, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from '../transcripts/transcriptReader.js';
@@ -142,6 +143,25 @@ export class SessionIndex {
     // As after the first refresh: later full refreshes list every directory.
     this.stampsUsable = false;
     return true;
+  }
+
+  /**
+   * Parses the facts a restore left for later (see savedFacts.ts), in time slices, and reads again the
+   * logs whose saved facts were not what this build saves. Until it resolves an answer built on the
+   * transcripts' facts may miss some (run it before those answers, after the first plan list).
+   */
+  async completeRestore(): Promise<void> {
+    const slicer = new TimeSlicer();
+    const refused: string[] = [];
+    for (const [file, tracked] of [...this.files]) {
+      if (!restPending(tracked.log.facts)) continue;
+      await slicer.maybeYield();
+      if (!restOk(tracked.log.facts)) refused.push(file);
+    }
+    if (refused.length === 0) return;
+    // syncFiles() reads them from their start, and says so.
+    await this.syncFiles(refused);
+    this.publish();
   }
 
   /** A watcher saw this path change, appear or vanish. True when any answer changed. */
@@ -335,7 +355,8 @@ export class SessionIndex {
         this.forget(file);
         continue;
       }
-      state.previous.set(file, tracked.log);
+      const from = this.readFrom(tracked.log);
+      if (from !== null) state.previous.set(file, from);
       state.weight++;
       sent.set(file, tracked.log);
     }
@@ -400,14 +421,16 @@ export class SessionIndex {
   private async syncFiles(files: string[]): Promise<void> {
     const slicer = new TimeSlicer();
     const jobs: SizedJob[] = [];
+    const known: (TrackedLog | null)[] = [];
     let bytes = 0;
     for (const file of files) {
       await slicer.maybeYield();
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, previous);
+      const job = jobFor(file, this.readFrom(previous));
       if (job === 'gone') this.forget(file);
       else if (job !== null) {
         jobs.push(job);
+        known.push(previous);
         bytes += job.bytes;
       }
     }
@@ -415,7 +438,7 @@ export class SessionIndex {
       ? await this.workers.run(jobs, this.chunkBytes)
       : await readInSlices(jobs, this.chunkBytes);
     jobs.forEach((job, i) => {
-      if ((this.files.get(job.file)?.log ?? null) === job.previous) this.apply(job.file, results[i]!);
+      if ((this.files.get(job.file)?.log ?? null) === known[i]) this.apply(job.file, results[i]!);
     });
   }
 
@@ -432,15 +455,25 @@ export class SessionIndex {
   private syncFile(file: string): Promise<void> {
     return this.fileLocks.run(file, async () => {
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, previous);
+      const job = jobFor(file, this.readFrom(previous));
       if (job === 'gone') return this.forget(file);
       if (job === null) return;
       // A log that appeared whole (a copied or restored session) is a big read: off the main thread.
       const result = this.workers !== null && job.bytes >= this.workerThreshold
         ? (await this.workers.run([job], this.chunkBytes))[0]!
-        : readLog(file, previous, this.slot);
+        : readLog(file, job.previous, this.slot);
       if ((this.files.get(file)?.log ?? null) === previous) this.apply(file, result);
     });
+  }
+
+  /**
+   * What a read of a log goes on from: what was read of it, unless its facts came from a cache that held
+   * something else than what this build saves (then it is read from its start).
+   */
+  private readFrom(log: TrackedLog | null): TrackedLog | null {
+    if (log === null || restOk(log.facts)) return log;
+    this.warnOnce('the saved facts of some session logs were not readable; reading them again');
+    return null;
   }
 
   private forget(file: string): void {

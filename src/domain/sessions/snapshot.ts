@@ -269,10 +269,7 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     if (typeof rest !== 'string') return null;
     const abs = log.abs;
     if (files.has(abs)) return null;
-    const tracked: TrackedFile = { folder, log: { size, mtimeMs, ino, offset, lines: lineCount, facts: null! } };
-    // Rest facts that are not what was saved: the log is read again from its start (its inode no longer matches).
-    tracked.log.facts = restoredFacts(links, rest, () => void (tracked.log.ino = -1));
-    files.set(abs, tracked);
+    files.set(abs, { folder, log: { size, mtimeMs, ino, offset, lines: lineCount, facts: restoredFacts(links, rest) } });
   }
   const dirs = readDirs(data.dirs, projectsDir);
   if (dirs === null) return null;

@@ -18,19 +18,21 @@ type Row = unknown[];
 
 /** Restored facts not parsed yet: their saved text, so a save writes it back as it is. */
 const unparsed = new WeakMap<LogFacts, string>();
+/** Restored facts whose saved text was not what saveRest() writes: they hold nothing but links. */
+const refused = new WeakSet<LogFacts>();
 
 /**
- * A log's facts from a cache: its links at once, the rest parsed when first asked for. Text that is not
- * what saveRest() writes gives no facts, and `invalid` is told (the log must be read again).
+ * A log's facts from a cache: its links at once, the rest parsed when first asked for (see restOk()).
+ * Text that is not what saveRest() writes gives no facts but the links.
  */
-export function restoredFacts(links: LinkFacts, saved: string, invalid: () => void): LogFacts {
+export function restoredFacts(links: LinkFacts, saved: string): LogFacts {
   let rest: RestFacts | null = null;
   const load = (): RestFacts => {
     if (rest === null) {
       unparsed.delete(facts);
       rest = readRest(saved);
       if (rest === null) {
-        invalid();
+        refused.add(facts);
         rest = emptyFacts();
       }
     }
@@ -50,6 +52,17 @@ export function restoredFacts(links: LinkFacts, saved: string, invalid: () => vo
   };
   unparsed.set(facts, saved);
   return facts;
+}
+
+/** Parses restored facts if they are not yet: false when they held what saveRest() never writes (read the log again). */
+export function restOk(facts: LogFacts): boolean {
+  void facts.counts;
+  return !refused.has(facts);
+}
+
+/** Whether these are restored facts not parsed yet. */
+export function restPending(facts: LogFacts): boolean {
+  return unparsed.has(facts);
 }
 
 export function saveRest(facts: LogFacts): string {

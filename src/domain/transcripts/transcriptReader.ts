@@ -52,6 +52,8 @@ export interface ReadSlot {
   chunkBytes: number;
   buffer: Buffer;
   parser: LineParser;
+  /** The longest line read (MAX_LINE_BYTES; tests lower it). */
+  maxLineBytes: number;
 }
 
 /** Read size: big enough that a read's fixed cost disappears, small enough to stay in the CPU's cache. */
@@ -59,8 +61,8 @@ export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
 const slowParser: LineParser = { parse: (bytes) => ParsedLine.of(bytes) };
 
-export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES, parser: LineParser = slowParser): ReadSlot {
-  return { chunkBytes, buffer: Buffer.allocUnsafe(chunkBytes), parser };
+export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES, parser: LineParser = slowParser, maxLineBytes = MAX_LINE_BYTES): ReadSlot {
+  return { chunkBytes, buffer: Buffer.allocUnsafe(chunkBytes), parser, maxLineBytes };
 }
 
 export type ReadResult =
@@ -228,12 +230,13 @@ class LineSplitter {
     const { slot } = this;
     if (slot.buffer.length - this.kept < slot.chunkBytes) {
       // Doubled, so a long line is copied a few times over, not once per chunk.
-      const grown = Buffer.allocUnsafe(Math.min(MAX_LINE_BYTES + slot.chunkBytes, Math.max(2 * slot.buffer.length, this.kept + slot.chunkBytes)));
+      const grown = Buffer.allocUnsafe(Math.min(slot.maxLineBytes + slot.chunkBytes, Math.max(2 * slot.buffer.length, this.kept + slot.chunkBytes)));
       slot.buffer.copy(grown, 0, 0, this.kept);
       slot.buffer = grown;
       this.maxHeld = Math.max(this.maxHeld, grown.length);
     }
-    return slot.buffer.subarray(this.kept);
+    // A chunk at a time whatever the buffer's size: one read is one step between pauses.
+    return slot.buffer.subarray(this.kept, this.kept + slot.chunkBytes);
   }
 
   took(n: number): void {
@@ -241,8 +244,13 @@ class LineSplitter {
     const end = this.kept + n;
     let from = 0;
     for (let nl = buffer.indexOf(NEWLINE, this.kept); nl !== -1 && nl < end; nl = buffer.indexOf(NEWLINE, from)) {
-      if (this.skipping) this.skipping = false;
-      else this.line(buffer.subarray(from, nl), this.base + from);
+      if (this.skipping) {
+        // Counted once whole: a log that ends inside it is read from its start again when it grows.
+        this.skipping = false;
+        this.facts.counts.oversized++;
+      } else {
+        this.line(buffer.subarray(from, nl), this.base + from);
+      }
       this.count++;
       from = nl + 1;
       this.offset = this.base + from;
@@ -253,8 +261,7 @@ class LineSplitter {
       this.kept = 0;
       return;
     }
-    if (end - from > MAX_LINE_BYTES) {
-      this.facts.counts.oversized++;
+    if (end - from > this.slot.maxLineBytes) {
       this.skipping = true;
       this.base += end;
       this.kept = 0;
