@@ -29,10 +29,11 @@ function cpuMs(since: NodeJS.CpuUsage): { user: number; system: number; total: n
 
 /**
  * Everything the index read (offsets and facts per file), independent of the order files finished in
- * (the snapshot lists files sorted by path) and of when its directories were listed (their stamps).
+ * (the snapshot lists files sorted by path), of when its directories were listed (their stamps) and of the
+ * name each index gives its answers.
  */
 function digestOf(index: SessionIndex): string {
-  const { dirs: _dirs, ...facts } = index.toJSON() as Record<string, unknown>;
+  const { dirs: _dirs, viewStamp: _stamp, ...facts } = index.toJSON() as Record<string, unknown>;
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
 }
 
