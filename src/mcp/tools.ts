@@ -105,7 +105,10 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     await viewer.transcriptsReady;
     const story = viewer.history.stories.story(filename);
     if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
-    return json({ filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: viewer.history.stories.retention(filename) });
+    return json({
+      filename, versions: story.versions, events: story.events, sessions: story.sessions,
+      unreadLines: viewer.history.index.unreadLines(story.sessions), retention: viewer.history.stories.retention(filename),
+    });
   });
 
   server.registerTool('get_memory', {

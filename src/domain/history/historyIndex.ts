@@ -167,12 +167,21 @@ export class HistoryIndex {
     return [...ids];
   }
 
-  /** How many lines of these logs could not be read (see ReadCounts): an answer built on them is incomplete. */
-  unread(logs: Iterable<string>): number {
+  /**
+   * How many lines of the logs of these sessions the reader could not read (longer than its per-line limit,
+   * see transcriptReader.ts): an answer built on them may miss what those lines hold.
+   */
+  unreadLines(sessionIds: Iterable<string>): number {
+    const wanted = new Set(sessionIds);
     let n = 0;
-    for (const log of logs) {
-      const counts = this.sessions.logFacts(log)?.counts;
-      if (counts !== undefined) n += counts.oversized;
+    for (const [, facts] of this.sessions.logs()) {
+      if (facts.counts.oversized === 0) continue;
+      for (const id of facts.cards.sessions.keys()) {
+        if (wanted.has(id)) {
+          n += facts.counts.oversized;
+          break;
+        }
+      }
     }
     return n;
   }

@@ -205,6 +205,7 @@ export class PlanHistory {
       // Its subagents' logs, workflow runs' included (subagents/workflows/<run>/agent-<id>.jsonl).
       subagents: logs.filter((log) => logOwner(log).agentId !== null).map(subagentOf).sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
       plans: [...plans].sort(),
+      unreadLines: this.o.history.unreadLines([sessionId]),
       resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
     };
   }

@@ -18,7 +18,10 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
     const { filename } = request.params;
     const story = stories.story(filename);
     if (story === null) return sendText(reply, 404, 'Plan not found');
-    return { filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: stories.retention(filename) };
+    return {
+      filename, versions: story.versions, events: story.events, sessions: story.sessions, unreadLines: viewer.history.index.unreadLines(story.sessions),
+      retention: stories.retention(filename),
+    };
   });
 
   typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, async (request, reply) => {
