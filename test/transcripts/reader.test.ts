@@ -128,6 +128,10 @@ describe('lines that are no whole object', () => {
 
   it('skips and counts a line over the limit, holding no more than the limit and a chunk, and reads the next one', async () => {
     const long = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'too-long', content: 'x'.repeat(200_000) });
+    // Longer than the limit by less than a chunk: it fits the buffer, and is no more read than the other.
+    const justOver = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'just-over', content: 'y'.repeat(100_000) });
+    await dir.write(justOver + full);
+    expect(read(dir.file, null, { chunkBytes: 4096, maxLineBytes: 100_000 }).facts.counts).toEqual({ unreadable: 0, oversized: 1 });
     await dir.write(long + full);
     const slot = createReadSlot(4096, undefined, 100_000);
     const result = readLogInSteps(dir.file, null, slot);

@@ -244,7 +244,7 @@ class LineSplitter {
     const end = this.kept + n;
     let from = 0;
     for (let nl = buffer.indexOf(NEWLINE, this.kept); nl !== -1 && nl < end; nl = buffer.indexOf(NEWLINE, from)) {
-      if (this.skipping) {
+      if (this.skipping || nl - from > this.slot.maxLineBytes) {
         // Counted once whole: a log that ends inside it is read from its start again when it grows.
         this.skipping = false;
         this.facts.counts.oversized++;
