@@ -66,6 +66,31 @@ export class CacheFile {
     return header === MISSING || header === CORRUPT ? header : { [Symbol.iterator]: () => lines };
   }
 
+  /**
+   * The lines writeLines() wrote after its first (the rules' version, checked), as byte ranges of the file's
+   * bytes, decoded only by whoever needs one: MISSING when there is no file or other rules wrote it, CORRUPT
+   * when it is too large or its first line is not that. Synchronous, for what a start restores at once.
+   */
+  readLinesSync(): { bytes: Buffer; lines: [start: number, end: number][] } | typeof MISSING | typeof CORRUPT {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.file);
+    } catch {
+      return MISSING;
+    }
+    if (bytes.length > this.maxBytes) return CORRUPT;
+    const lines: [number, number][] = [];
+    for (let start = 0; start < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, start);
+      const end = newline === -1 ? bytes.length : newline;
+      lines.push([start, end]);
+      start = end + 1;
+    }
+    const first = lines.shift();
+    const header = first === undefined ? CORRUPT : markedObject(bytes.toString('utf8', first[0], first[1]));
+    return header === MISSING || header === CORRUPT ? header : { bytes, lines };
+  }
+
   /** Writes `lines` (none holding a newline) after a first one naming the rules' version: true, or why not. */
   writeLines(lines: readonly string[]): Promise<true | string> {
     return writeAtomically(this.file, [JSON.stringify({ derivation: DERIVATION_VERSION }), ...lines, ''].join('\n'));

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { Viewer } from '../../src/viewer.js';
 import { TempHome, uuid } from '../helpers/home.js';
+import { readIndexCache } from '../sessions/helpers.js';
 import { meta, prompt, write } from './transcript.js';
 
 let home: TempHome;
@@ -45,10 +46,11 @@ afterEach(async () => {
 });
 
 describe('the transcripts\' facts between runs', () => {
-  it('are saved with the session index, marked with the rules\' version', async () => {
-    const saved = JSON.parse(await readFile(await cacheFile(), 'utf8')) as { derivation: number; files: unknown[] };
-    expect(saved.derivation).toBe(DERIVATION_VERSION);
-    expect(saved.files.filter((v) => typeof v === 'string' && v.includes('Title from the log'))).toHaveLength(1);
+  it('are saved with the session index, one line per log after it, marked with the rules\' version', async () => {
+    const saved = await readIndexCache(await cacheFile());
+    expect(saved.header).toEqual({ derivation: DERIVATION_VERSION });
+    expect(saved.facts).toHaveLength(1);
+    expect(saved.facts[0]).toContain('Title from the log');
   });
 
   it('are restored for an unchanged log instead of reading it again', async () => {
@@ -61,15 +63,20 @@ describe('the transcripts\' facts between runs', () => {
   it('are set aside when other rules wrote them, when they are torn, and when one log\'s record is not what this build saves', async () => {
     const file = await cacheFile();
     const saved = (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache');
-    await writeFile(file, saved.replace(`"derivation":${DERIVATION_VERSION}`, `"derivation":${DERIVATION_VERSION - 1}`));
+    await writeFile(file, saved.replace(`{"derivation":${DERIVATION_VERSION}}`, `{"derivation":${DERIVATION_VERSION - 1}}`));
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([]);
+    // Torn within the last log's facts: that log is read again.
     await writeFile(file, saved.slice(0, saved.length - 30));
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('reading them again')]);
+    warnings.length = 0;
+    // Torn within the index: the whole cache is set aside.
+    await writeFile(file, saved.slice(0, saved.indexOf('\n', saved.indexOf('\n') + 1) - 30));
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('ignoring the session index cache')]);
     warnings.length = 0;
-    // The facts are a JSON text inside the file's JSON: their quotes are escaped there.
-    await writeFile(file, saved.replace('\\"s\\":[[', '\\"s\\":[[[]],[['));
+    await writeFile(file, saved.replace('"s":[[', '"s":[[[]],[['));
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('reading them again')]);
   });

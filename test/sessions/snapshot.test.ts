@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
-import { conversationLine, SID_A, SID_B, tempHome, type TempHome } from './helpers.js';
+import { conversationLine, SID_A, SID_B, tempHome, writeIndexCache, type TempHome } from './helpers.js';
 
 const CWD_A = '/home/alice/src/webapp';
 const FOLDER = '-home-alice-src-webapp';
@@ -32,7 +32,7 @@ interface FileEntry {
 }
 
 /** The files of a snapshot, string indexes resolved (the test's own reading of the flat format). */
-function decodeFiles(snapshot: { strings: string[]; files: (string | number)[] }): FileEntry[] {
+function decodeFiles(snapshot: { strings: string[]; files: (string | number)[]; facts: string[] }): FileEntry[] {
   const { strings, files } = snapshot;
   const out: FileEntry[] = [];
   for (let at = 0; at < files.length; ) {
@@ -44,7 +44,7 @@ function decodeFiles(snapshot: { strings: string[]; files: (string | number)[] }
     const slugCount = files[at++] as number;
     const slugs = Array.from({ length: slugCount }, (_, k): [string, string] => [strings[files[at + 2 * k] as number]!, strings[files[at + 2 * k + 1] as number]!]);
     at += 2 * slugCount;
-    const rest = files[at++] as string;
+    const rest = snapshot.facts[out.length]!;
     out.push({ path: p, size: size!, mtimeMs: mtimeMs!, ino: ino!, offset: offset!, lines: lines!, lastCwd: lastCwd === -1 ? null : strings[lastCwd!]!, lastCwdRank: lastCwdRank!, sessions, slugs, rest });
   }
   return out;
@@ -56,9 +56,9 @@ function encodeFiles(snapshot: object, entries: FileEntry[]): unknown {
   const ref = (value: string): number => (strings.includes(value) ? strings.indexOf(value) : strings.push(value) - 1);
   const files = entries.flatMap((e) => [
     e.path, e.size, e.mtimeMs, e.ino, e.offset, e.lines, e.lastCwd === null ? -1 : ref(e.lastCwd), e.lastCwdRank, e.sessions.length,
-    ...e.sessions.flatMap(([a, b, rank]) => [ref(a), ref(b), rank]), e.slugs.length, ...e.slugs.flatMap(([a, b]) => [ref(a), ref(b)]), e.rest,
+    ...e.sessions.flatMap(([a, b, rank]) => [ref(a), ref(b), rank]), e.slugs.length, ...e.slugs.flatMap(([a, b]) => [ref(a), ref(b)]),
   ]);
-  return { ...snapshot, strings, files };
+  return { ...snapshot, strings, files, facts: entries.map((e) => e.rest) };
 }
 
 /** A JSON round trip, as a cache file would do it. */
@@ -128,7 +128,7 @@ describe('SessionIndex.toJSON / fromJSON', () => {
 
   it('rejects anything that is not a valid snapshot of this projects dir', async () => {
     const { index } = await populated();
-    const good = viaJson(index) as Record<string, unknown> & { strings: string[]; files: (string | number)[] };
+    const good = viaJson(index) as Record<string, unknown> & { strings: string[]; files: (string | number)[]; facts: string[] };
     const goodFile = decodeFiles(good)[0]!;
     const withFile = (patch: Partial<FileEntry>): unknown => encodeFiles(good, [{ ...goodFile, ...patch }]);
     const withFlat = (change: (flat: (string | number)[]) => void): unknown => {
@@ -160,6 +160,8 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['bad rank', withFlat((flat) => void (flat[7] = 3))],
       ['session count past the end', withFlat((flat) => void (flat[8] = 10_000))],
       ['facts not a text', withFile({ rest: 7 as unknown as string })],
+      ['facts missing', { ...good, facts: [] }],
+      ['facts not a list', { ...good, facts: 'x' }],
       ['fractional line count', withFile({ lines: 0.5 })],
       ['path escaping', withFile({ path: `../${SID_A}.jsonl` })],
       ['path not a log', withFile({ path: `${FOLDER}/memory/x.jsonl` })],
@@ -198,16 +200,17 @@ describe('SessionIndex.toJSON / fromJSON', () => {
     const warnings: string[] = [];
     const cache = new SessionIndexCache(cacheDir, home.projectsDir, { warn: (m) => warnings.push(m) });
     await mkdir(cacheDir, { recursive: true });
-    const current = { derivation: DERIVATION_VERSION, ...(viaJson(index) as object) };
-    await writeFile(cache.file, JSON.stringify({ ...current, version: 1, files: [{ path: 'x' }] }));
+    const { facts, ...saved } = viaJson(index) as { facts: string[]; files: unknown[] };
+    const header = { derivation: DERIVATION_VERSION };
+    await writeIndexCache(cache.file, { header, index: { ...saved, version: 1, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     // Derived by other rules (another build, or one from before the rules were versioned): as silent.
-    await writeFile(cache.file, JSON.stringify({ ...current, derivation: DERIVATION_VERSION - 1, files: [{ path: 'x' }] }));
+    await writeIndexCache(cache.file, { header: { derivation: DERIVATION_VERSION - 1 }, index: { ...saved, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
-    await writeFile(cache.file, JSON.stringify(viaJson(index)));
+    await writeFile(cache.file, JSON.stringify(saved));
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toEqual([]);
-    await writeFile(cache.file, JSON.stringify({ ...current, files: [{ path: 'x' }] }));
+    await writeIndexCache(cache.file, { header, index: { ...saved, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toHaveLength(1);
     await cache.save(index);

@@ -15,7 +15,7 @@ import {
 } from '../transcripts/transcriptReader.js';
 import { restoredIsCurrent } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type SnapshotState } from './snapshot.js';
+import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type IndexSnapshot, type SavedFactsAt, type SnapshotState } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -282,7 +282,7 @@ export class SessionIndex {
   }
 
   /** toJSON() in time slices; nothing may change the index until it resolves (see Viewer's session queue). */
-  snapshot(): Promise<object> {
+  snapshot(): Promise<IndexSnapshot> {
     return writeSnapshotInSlices(this.projectsDir, this.snapshotState());
   }
 
@@ -290,10 +290,13 @@ export class SessionIndex {
     return { folders: this.folders, files: this.files, dirStamps: this.dirStamps, viewStamp: this.stamp };
   }
 
-  /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
-  static fromJSON(data: unknown, options: SessionIndexOptions): SessionIndex | null {
+  /**
+   * An index restored from toJSON() output, or null when `data` is not one for this projects dir; its logs'
+   * other facts from `savedFacts` when `data` holds none (see readSnapshot()).
+   */
+  static fromJSON(data: unknown, options: SessionIndexOptions, savedFacts?: SavedFactsAt): SessionIndex | null {
     const index = new SessionIndex(options);
-    const restored = readSnapshot(data, index.projectsDir);
+    const restored = readSnapshot(data, index.projectsDir, savedFacts);
     if (restored === null) return null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
     // Taken as it is: readSnapshot() built it in viewOrder, which restoredIsCurrent() relies on.

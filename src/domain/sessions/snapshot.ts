@@ -23,8 +23,10 @@ const MAX_STAMP_CHARS = 64;
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
  * size, mtimeMs, ino, offset, lines, the folder's cwd (an index into `strings`, or -1) and its rank, the
  * number of sessions, that many [sessionId, cwd, rank] (indexes into `strings` and a rank), the number of
- * slugs, that many [slug, sessionId] index pairs, and the rest of its facts as one JSON text
- * (transcripts/savedFacts.ts), parsed only when something asks for them.
+ * slugs, that many [slug, sessionId] index pairs. The rest of each file's facts is one JSON text in `facts`
+ * (transcripts/savedFacts.ts), in the same order, parsed only when something asks for them: the cache file
+ * keeps each on a line of its own (indexCache.ts), so that a restart that serves its saved plan list does not
+ * even decode them.
  */
 export type SnapshotFiles = (string | number)[];
 
@@ -39,7 +41,12 @@ export interface IndexSnapshot {
   dirs: (string | number)[];
   /** The stamp of the index's answers as saved (SessionIndex.viewStamp()); absent in older snapshots. */
   viewStamp?: string;
+  /** Each file's other facts, in the order of `files` (see SnapshotFiles). */
+  facts: string[];
 }
+
+/** The other facts of the i-th file of a snapshot, as saved, decoded when called (null: none). */
+export type SavedFactsAt = (i: number) => (() => string) | null;
 
 export interface RestoredState {
   folders: Map<string, string>;
@@ -94,6 +101,7 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
   // Relative to the projects dir, `/`-separated on every platform.
   const relative = (abs: string): string => relativeSegments(projectsDir, abs)!.join('/');
   const flat: SnapshotFiles = [];
+  const facts: string[] = [];
   // In viewOrder (oldest first): a restart's check (restoredCheck.ts) goes through them newest first.
   for (const [abs, { log }] of [...files].sort(viewOrder)) {
     const { links } = log.facts;
@@ -102,7 +110,7 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
     for (const [sessionId, { cwd, rank }] of links.sessions) flat.push(ref(sessionId), ref(cwd), rank);
     flat.push(links.slugs.size);
     for (const [slug, sessionId] of links.slugs) flat.push(ref(slug), ref(sessionId));
-    flat.push(saveRest(log.facts));
+    facts.push(saveRest(log.facts));
     yield;
   }
   const dirs: (string | number)[] = [];
@@ -110,7 +118,7 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
     dirs.push(relative(dir), stamp.mtimeMs, stamp.ino, stamp.listedAt);
     yield;
   }
-  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs, viewStamp };
+  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs, viewStamp, facts };
 }
 
 /** Segments of a path the snapshot names, or null unless it is a relative path with plain segments. */
@@ -211,12 +219,22 @@ function stringAt(strings: readonly unknown[], i: unknown, valid: (s: string) =>
   return memo[i] === 1 ? value : null;
 }
 
-/** The state a snapshot describes, or null when it is not a valid snapshot of this projects dir. */
-export function readSnapshot(data: unknown, projectsDir: string): RestoredState | null {
+/**
+ * The state a snapshot describes, or null when it is not a valid snapshot of this projects dir. Each file's
+ * other facts come from the snapshot's `facts`, or from `savedFacts` when it has none (the cache file keeps
+ * them apart).
+ */
+export function readSnapshot(data: unknown, projectsDir: string, savedFacts?: SavedFactsAt): RestoredState | null {
   if (!isRecord(data) || data.format !== FORMAT || data.version !== VERSION) return null;
   if (typeof data.projectsDir !== 'string' || path.resolve(data.projectsDir) !== projectsDir) return null;
   const { folders: folderList, strings, files: flat } = data;
   if (!Array.isArray(folderList) || !Array.isArray(strings) || !Array.isArray(flat)) return null;
+  const inline = data.facts;
+  if (inline !== undefined && !Array.isArray(inline)) return null;
+  const factsAt: SavedFactsAt = inline === undefined ? savedFacts ?? (() => null) : (i) => {
+    const text: unknown = inline[i];
+    return typeof text === 'string' ? () => text : null;
+  };
   const folders = new Map<string, string>();
   for (const key of folderList as unknown[]) {
     // A folder name has no separator and is not `.` or `..` (isFolderName), as underProjects() needs.
@@ -265,8 +283,8 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
       if (slug === null || sessionId === null || links.slugs.has(slug)) return null;
       links.slugs.set(slug, sessionId);
     }
-    const rest: unknown = flat[at++];
-    if (typeof rest !== 'string') return null;
+    const rest = factsAt(files.size);
+    if (rest === null) return null;
     const abs = log.abs;
     if (files.has(abs)) return null;
     files.set(abs, { folder, log: { size, mtimeMs, ino, offset, lines: lineCount, facts: restoredFacts(links, rest) } });

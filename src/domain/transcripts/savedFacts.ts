@@ -17,7 +17,7 @@ export interface RestFacts {
 type Row = unknown[];
 
 /** Restored facts not parsed yet: their saved text, so a save writes it back as it is. */
-const unparsed = new WeakMap<LogFacts, string>();
+const unparsed = new WeakMap<LogFacts, () => string>();
 /** Restored facts whose saved text was not what saveRest() writes: they hold nothing but links. */
 const refused = new WeakSet<LogFacts>();
 
@@ -25,12 +25,12 @@ const refused = new WeakSet<LogFacts>();
  * A log's facts from a cache: its links at once, the rest parsed when first asked for (see restOk()).
  * Text that is not what saveRest() writes gives no facts but the links.
  */
-export function restoredFacts(links: LinkFacts, saved: string): LogFacts {
+export function restoredFacts(links: LinkFacts, saved: () => string): LogFacts {
   let rest: RestFacts | null = null;
   const load = (): RestFacts => {
     if (rest === null) {
       unparsed.delete(facts);
-      rest = readRest(saved);
+      rest = readRest(saved());
       if (rest === null) {
         refused.add(facts);
         rest = emptyFacts();
@@ -67,7 +67,7 @@ export function restPending(facts: LogFacts): boolean {
 
 export function saveRest(facts: LogFacts): string {
   const saved = unparsed.get(facts);
-  if (saved !== undefined) return saved;
+  if (saved !== undefined) return saved();
   const { writes, exits, modes } = facts.plans;
   return JSON.stringify({
     w: writes.map((w) => [w.tool, w.filePath, w.at, w.sessionId, w.agentId, w.line.start, w.line.end]),
