@@ -3,7 +3,7 @@
 // through them. Every way the viewer learns about logs must find them: the first scan on this thread and
 // in the workers, a restart from the persisted index (including one saved before they counted as logs),
 // and the watchers while it runs.
-import { appendFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
