@@ -158,6 +158,11 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
       `<= ${h.targetMs} ms`, le(slowest, h.targetMs));
     add(`  RSS growth (file ${fmt(h.fileBytes / MB, 0)} MB)`, `${fmt(h.rssGrowthBytes / MB, 0)} MB (${fmt(h.rssGrowthBytes / h.fileBytes, 2)}x)`,
       '<= 2x', le(h.rssGrowthBytes / h.fileBytes, 2));
+    for (const stage of h.routes ?? []) {
+      add(`  ${stage.route} (${stage.outcome}, ${fmt(stage.ms, 0, ' ms')}): slowest small request / RSS growth`,
+        `${fmt(stage.slowestMs, 0)} ms / ${fmt(stage.rssGrowthBytes / MB, 0)} MB (${fmt(stage.rssGrowthBytes / h.fileBytes, 2)}x)`,
+        `<= ${h.targetMs} ms, <= 2x`, le(stage.slowestMs, h.targetMs) === true && le(stage.rssGrowthBytes / h.fileBytes, 2) === true);
+    }
   }
   const h = r.history;
   if (h) {

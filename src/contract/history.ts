@@ -97,6 +97,7 @@ export const historyEndpoints = {
   },
   version: {
     summary: 'The text of one version of a plan (extension)',
+    description: 'A version that is the plan file on disk, when that file is large (over 1 MB), is read from the file and streamed, as GET /api/plans/{filename}/content is; the answer is the same JSON.',
     params: Type.Object({ filename: Type.String(), id: Type.String({ description: 'A version id from the plan\'s history' }) }),
     response: {
       200: Type.Object({ content: Type.String() }),

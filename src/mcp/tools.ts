@@ -5,21 +5,36 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { readOpenedText } from '../domain/files.js';
+import { openedFileWindow, textWindow, type ContentWindow } from '../domain/contentWindow.js';
 import type { Viewer } from '../viewer.js';
+import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { memoryHealth } from './memoryHealth.js';
 import { searchEverything } from './searchTool.js';
 import { FindQueryError } from '../domain/find/finder.js';
 
-/** Longest content a get_* tool returns whole; the rest is cut and said so (a model's context is finite). */
-export const CONTENT_LIMIT = 200_000;
-
 const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
 const toolError = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
-function capped(content: string): { content: string; truncated: boolean } {
-  return content.length > CONTENT_LIMIT ? { content: content.slice(0, CONTENT_LIMIT), truncated: true } : { content, truncated: false };
+/**
+ * A content as a get_* tool answers it: a window of at most maxBytes (a model's context is finite, and no
+ * call reads or holds more of a 200 MB plan: docs/security.md, rule 21), said to be cut when it is, with
+ * where the next window starts.
+ */
+function windowed(w: ContentWindow): Record<string, unknown> {
+  const truncated = w.offset > 0 || w.nextOffset !== null;
+  const end = w.nextOffset ?? w.totalBytes;
+  return {
+    content: w.content, truncated, offset: w.offset, nextOffset: w.nextOffset, totalBytes: w.totalBytes,
+    ...(truncated ? { note: `Bytes ${w.offset} to ${end} of ${w.totalBytes}` + (w.nextOffset === null ? '.' : `; call again with offset ${w.nextOffset} for more.`) } : {}),
+  };
 }
+
+/** The arguments that choose a window of a content. */
+const windowArguments = {
+  offset: z.number().int().min(0).optional().describe('Byte offset in the content to start from (default 0; nextOffset of the previous answer)'),
+  maxBytes: z.number().int().min(MIN_WINDOW_BYTES).max(MAX_WINDOW_BYTES).optional()
+    .describe(`Most bytes of content to return (default ${DEFAULT_WINDOW_BYTES}, at most ${MAX_WINDOW_BYTES})`),
+};
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
@@ -73,28 +88,33 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('get_plan', {
     description: 'One plan: its metadata, its content (or that of an earlier version, by an id from plan_history) and the card ' +
-      'of the session that wrote it.',
+      'of the session that wrote it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
     inputSchema: {
       filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md'),
       version: z.string().min(1).max(200).optional().describe('A version id from plan_history'),
+      ...windowArguments,
     },
     annotations: readOnly,
-  }, async ({ filename, version }) => {
+  }, async ({ filename, version, offset, maxBytes }) => {
     const metadata = viewer.plans.find(filename) ?? null;
-    let content: string | null;
+    const at = offset ?? 0;
+    const most = maxBytes ?? DEFAULT_WINDOW_BYTES;
+    let window: ContentWindow | null;
     if (version !== undefined) {
       await viewer.transcriptsReady;
-      content = viewer.history.stories.version(filename, version);
-      if (content === null) return toolError(`No version ${version} of plan ${filename} (see plan_history for its versions)`);
+      const found = await viewer.history.stories.version(filename, version);
+      if (found === null) return toolError(`No version ${version} of plan ${filename} (see plan_history for its versions)`);
+      window = 'text' in found ? textWindow(found.text, at, most) : await openedFileWindow(found.file, at, most);
+      if (window === null) return toolError(`Version ${version} of plan ${filename} can no longer be read`);
     } else {
       if (metadata === null) return toolError(`No plan named ${filename} (list_plans or search name them)`);
       const opened = await viewer.openPlan(filename);
-      content = opened && (await readOpenedText(opened));
-      if (content === null) return toolError(`Plan ${filename} can no longer be read`);
+      window = opened && (await openedFileWindow(opened, at, most));
+      if (window === null) return toolError(`Plan ${filename} can no longer be read`);
     }
     await viewer.transcriptsReady;
     const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
-    return json({ metadata, version: version ?? null, ...capped(content), session });
+    return json({ metadata, version: version ?? null, ...windowed(window), session });
   });
 
   server.registerTool('plan_history', {
@@ -103,7 +123,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     annotations: readOnly,
   }, async ({ filename }) => {
     await viewer.transcriptsReady;
-    const story = viewer.history.stories.story(filename);
+    const story = await viewer.history.stories.story(filename);
     if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
     return json({
       filename, versions: story.versions, events: story.events, sessions: story.sessions,
@@ -112,17 +132,21 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
   });
 
   server.registerTool('get_memory', {
-    description: 'One auto-memory entry: its metadata, content and links (the entries it links to and those linking to it).',
-    inputSchema: { id: z.string().min(1).max(2048).describe('The entry id, <sourceId>/<filename>, as search or memory_health give it') },
+    description: 'One auto-memory entry: its metadata, content and links (the entries it links to and those linking to it). A long ' +
+      'content comes in windows, as get_plan\'s.',
+    inputSchema: {
+      id: z.string().min(1).max(2048).describe('The entry id, <sourceId>/<filename>, as search or memory_health give it'),
+      ...windowArguments,
+    },
     annotations: readOnly,
-  }, async ({ id }) => {
+  }, async ({ id, offset, maxBytes }) => {
     const listing = await viewer.memory.list();
     const entry = listing.entries.find((e) => e.id === id);
     const opened = entry ? await viewer.memory.open(id) : null;
-    const content = opened && (await readOpenedText(opened));
-    if (!entry || content === null) return toolError(`No memory entry ${id}`);
+    const window = opened && (await openedFileWindow(opened, offset ?? 0, maxBytes ?? DEFAULT_WINDOW_BYTES));
+    if (!entry || window === null) return toolError(`No memory entry ${id}`);
     const { links, linkedFrom, ...metadata } = entry;
-    return json({ metadata, ...capped(content), links, linkedFrom });
+    return json({ metadata, ...windowed(window), links, linkedFrom });
   });
 
   server.registerTool('memory_health', {

@@ -1,13 +1,15 @@
-// Large files are decoded, searched and serialized a chunk at a time (largeFiles.ts, contentAnswer.ts);
-// the whole-text operations are the definition. On real files, cut into chunks of any size, both agree.
+// Large files are decoded, measured, searched and serialized a chunk at a time (largeFiles.ts,
+// contentAnswer.ts); the whole-text operations are the definition. On real files, cut into chunks of any size, both agree.
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldCase } from '../../src/domain/fold.js';
-import { piecesContain, textPieces } from '../../src/domain/largeFiles.js';
-import { contentJson } from '../../src/http/contentAnswer.js';
-import { TempHome } from '../helpers/home.js';
+import { contentHash } from '../../src/domain/history/observedVersions.js';
+import { piecesContain, textFacts, textPieces } from '../../src/domain/largeFiles.js';
+import { countLines } from '../../src/domain/markdown/text.js';
+import { contentJson, untilStalled } from '../../src/http/contentAnswer.js';
+import { eventually, TempHome } from '../helpers/home.js';
 
 let home: TempHome;
 let file: string;
@@ -70,8 +72,42 @@ describe('a file read in chunks', () => {
     }), { numRuns: 400 });
   });
 
+  it('measures what the whole text gives: its hash, UTF-8 size and lines (a plan version\'s record)', async () => {
+    await fc.assert(fc.asyncProperty(bytes, fc.integer({ min: 1, max: 9 }), async (content, chunk) => {
+      const whole = content.toString('utf8');
+      const facts = await withFile(content, (h) => textFacts(h, Infinity, chunk));
+      expect(facts).toEqual({ sha256: contentHash(whole), size: Buffer.byteLength(whole), lineCount: countLines(whole) });
+    }), { numRuns: 300 });
+  });
+
   it('stops at the size it was given', async () => {
     const pieces = await withFile(Buffer.from('abcdefghij'), (h) => collect(textPieces(h, 4, 3)));
     expect(pieces.join('')).toBe('abcd');
+  });
+});
+
+describe('a streamed answer', () => {
+  it('hears when its reader stops asking for more, and gives the rest to a reader that comes back', async () => {
+    let stalled = 0;
+    const pieces = untilStalled((async function* () {
+      yield* ['a', 'b', 'c'];
+    })(), 20, () => stalled++);
+    expect(await pieces.next()).toEqual({ value: 'a', done: false });
+    expect(await pieces.next()).toEqual({ value: 'b', done: false });
+    // Left unread.
+    expect(await eventually(() => stalled > 0, 5000, 5)).toBe(true);
+    expect(await pieces.next()).toEqual({ value: 'c', done: false });
+    expect((await pieces.next()).done).toBe(true);
+  });
+
+  it('hears nothing once ended or abandoned', async () => {
+    let stalled = 0;
+    const pieces = untilStalled((async function* () {
+      yield* ['a', 'b'];
+    })(), 20, () => stalled++);
+    await pieces.next();
+    await pieces.return(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(stalled).toBe(0);
   });
 });

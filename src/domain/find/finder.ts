@@ -380,7 +380,7 @@ export class Finder {
   }
 
   private buildArchivedTexts(filename: string): string[] {
-    const story = this.o.history.stories.story(filename);
+    const story = this.o.history.stories.storyNow(filename);
     if (story === null) return [];
     const texts: string[] = [];
     const seen = new Set<string>();

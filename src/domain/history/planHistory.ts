@@ -1,10 +1,16 @@
 // Plans' stories, the archive of plans that left the disk, and session cards: what the history endpoints
 // answer, from the plan catalogue, the session index, the transcripts' plan facts and the observed versions.
 // Stories are built when asked for and kept for the few plans read last (a story reads its writes' lines).
-import { readFileSync } from 'node:fs';
+// A plan file too large to hold (over LARGE_FILE_BYTES) is never read whole here: its disk version is
+// measured and hashed a chunk at a time, in its turn among large reads, once per content (kept by its
+// stat), and its text is read from the file again when asked for (docs/security.md, rules 17, 19, 21).
+import { readFileSync, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
-import { projectName, readRegularFileSync } from '../files.js';
+import { openRegularFile, projectName, statOrNull, withRegularFileSync } from '../files.js';
+import { LARGE_FILE_BYTES, textFacts } from '../largeFiles.js';
+import { inLargeReadTurn } from '../largeReads.js';
 import { planTitle, titleFrom } from '../markdown/text.js';
 import { planLinks } from '../plans/planFile.js';
 import type { PlanStore } from '../plans/planStore.js';
@@ -12,12 +18,14 @@ import { candidateSlugs } from '../sessions/indexHelpers.js';
 import type { SessionIndex } from '../sessions/sessionIndex.js';
 import { compareTimes, type HistoryIndex } from './historyIndex.js';
 import type { ObservedVersions } from './observedVersions.js';
-import { planStory, type PlanStory } from './planStory.js';
+import { planStory, type DiskSource, type LargeDiskFacts, type PlanStory } from './planStory.js';
 import type { SessionFacts } from '../transcripts/logFacts.js';
 import { logOwner } from '../transcripts/transcriptReader.js';
 import type { ArchivedPlan, SessionCard } from '../types.js';
 
 const STORIES_KEPT = 16;
+/** Large plan files whose measure is kept (a few numbers each). */
+const MEASURES_KEPT = 16;
 const SEEN_TITLES_KEPT = 10_000;
 /** Claude Code deletes plans in the shared plans folder after this many days, unless cleanupPeriodDays says otherwise. */
 export const DEFAULT_CLEANUP_DAYS = 30;
@@ -27,6 +35,9 @@ export interface Retention {
   /** When Claude Code will delete the plan (its mtime plus the period); null when it never will (not in the shared folder). */
   deletesAt: string | null;
 }
+
+/** One version's text: held in memory, or the open file of a large disk version (the caller closes it). */
+export type VersionText = { text: string } | { file: { handle: FileHandle; stats: Stats } };
 
 export interface PlanHistoryOptions {
   claudeDir: string;
@@ -44,22 +55,81 @@ export class PlanHistory {
   private readonly titles = new Map<string, string>();
   /** Titles of observed contents, by their hash. */
   private readonly seenTitles = new Map<string, string>();
+  /** Large plan files' measures, by path, with the stat they were asked for under (requests share one). */
+  private readonly measures = new Map<string, { stamp: string; facts: Promise<LargeDiskFacts | null> }>();
 
   constructor(private readonly o: PlanHistoryOptions) {}
 
-  /** The story of a listed or archived plan, or null when there is no such plan. */
-  story(filename: string): PlanStory | null {
-    const planPath = this.o.plans.pathOf(filename) ?? this.archivedEntries().get(filename)?.filepath ?? null;
-    return planPath === null ? null : this.storyAt(planPath, filename);
+  /**
+   * The story of a listed or archived plan, or null when there is no such plan. A large file on disk is
+   * measured first (see above).
+   */
+  async story(filename: string): Promise<PlanStory | null> {
+    const planPath = this.planPath(filename);
+    return planPath === null ? null : this.storyAt(planPath, filename, await this.largeDiskFacts(planPath, filename));
   }
 
-  private storyAt(planPath: string, filename: string): PlanStory {
+  /**
+   * story() without waiting: for plans not on disk (the archive's, whose texts the search index reads). A
+   * large file on disk counts only once story() has measured it.
+   */
+  storyNow(filename: string): PlanStory | null {
+    const planPath = this.planPath(filename);
+    if (planPath === null) return null;
+    const stats = statOrNull(planPath);
+    const kept = this.measures.get(planPath);
+    const measured = stats !== null && kept?.stamp === stampOf(stats) ? this.settled.get(kept.facts) ?? null : null;
+    return this.storyAt(planPath, filename, measured);
+  }
+
+  /** Measures already done, by their promise (storyNow() cannot wait for one). */
+  private readonly settled = new WeakMap<Promise<LargeDiskFacts | null>, LargeDiskFacts | null>();
+
+  private planPath(filename: string): string | null {
+    return this.o.plans.pathOf(filename) ?? this.archivedEntries().get(filename)?.filepath ?? null;
+  }
+
+  /**
+   * The measure of a listed plan's file when it is large (null: small, gone, or not this plan's file),
+   * kept while the file's stat stays the same; concurrent requests wait for the same one.
+   */
+  private largeDiskFacts(planPath: string, filename: string): Promise<LargeDiskFacts | null> | null {
+    if (this.o.plans.find(filename)?.filepath !== planPath) return null;
+    const stats = statOrNull(planPath);
+    if (stats === null || !stats.isFile() || stats.size <= LARGE_FILE_BYTES) return null;
+    const stamp = stampOf(stats);
+    const kept = this.measures.get(planPath);
+    if (kept?.stamp === stamp) return kept.facts;
+    const facts = inLargeReadTurn(async () => {
+      const opened = await openRegularFile(planPath, planLinks);
+      if (opened === null) return null;
+      try {
+        return await measure(opened);
+      } catch {
+        return null; // unreadable after opening: no disk version, as for a file gone
+      } finally {
+        await opened.handle.close().catch(() => undefined);
+      }
+    });
+    const settle = (measured: LargeDiskFacts | null): void => {
+      this.settled.set(facts, measured);
+      if (measured === null && this.measures.get(planPath)?.facts === facts) this.measures.delete(planPath);
+    };
+    facts.then(settle, () => settle(null));
+    this.measures.delete(planPath);
+    this.measures.set(planPath, { stamp, facts });
+    if (this.measures.size > MEASURES_KEPT) this.measures.delete(this.measures.keys().next().value!);
+    return facts;
+  }
+
+  private storyAt(planPath: string, filename: string, large: LargeDiskFacts | null): PlanStory {
     const record = this.o.plans.find(filename);
     const onDisk = record?.filepath === planPath ? record : undefined;
-    const key = `${this.o.history.version}\0${this.o.plans.version}\0${onDisk?.modified ?? '-'}\0${this.o.observed.of(planPath)?.versions.length ?? 0}`;
+    const key = `${this.o.history.version}\0${this.o.plans.version}\0${onDisk?.modified ?? '-'}\0${this.o.observed.of(planPath)?.versions.length ?? 0}\0${large?.sha256 ?? '-'}`;
     const kept = this.stories.get(planPath);
     if (kept?.key === key) return kept.story;
-    const disk = onDisk === undefined ? null : readDisk(planPath, onDisk.modified);
+    const mtimeMs = onDisk === undefined ? 0 : Date.parse(onDisk.modified);
+    const disk: DiskSource | null = onDisk === undefined ? null : large !== null ? { facts: large, mtimeMs } : readSmallDisk(planPath, mtimeMs);
     const slugSessions = candidateSlugs(filename).flatMap((slug) => this.o.sessions.sessionsForSlug(slug));
     const earlierPaths = [...this.goneRenames()].filter(([, to]) => to === planPath).map(([from]) => from);
     const story = planStory(planPath, { history: this.o.history, observed: this.o.observed, disk, slugSessions, earlierPaths });
@@ -72,9 +142,29 @@ export class PlanHistory {
     return story;
   }
 
-  /** The text of one version of a plan's story, or null. */
-  version(filename: string, id: string): string | null {
-    return this.story(filename)?.contents.get(id) ?? null;
+  /**
+   * The text of one version of a plan's story, or null. A large disk version is its file, opened: still
+   * the version when its stat is the one measured, or when measuring it again gives the same text.
+   */
+  async version(filename: string, id: string): Promise<VersionText | null> {
+    const story = await this.story(filename);
+    if (story === null) return null;
+    const text = story.contents.get(id);
+    if (text !== undefined) return { text };
+    const planPath = this.o.plans.pathOf(filename);
+    if (story.largeDisk?.id !== id || planPath === null) return null;
+    const measured = story.largeDisk.facts;
+    const opened = await openRegularFile(planPath, planLinks);
+    if (opened === null) return null;
+    try {
+      if (stampOf(opened.stats) === measured.stamp) return { file: opened };
+      const now = await inLargeReadTurn(() => measure(opened));
+      if (now.sha256 === measured.sha256) return { file: opened };
+    } catch {
+      // Unreadable: answered like a version gone.
+    }
+    await opened.handle.close().catch(() => undefined);
+    return null;
   }
 
   /** When Claude Code will delete a listed plan (see Retention). */
@@ -248,10 +338,23 @@ export class PlanHistory {
   }
 }
 
-/** A listed plan's file as its story's disk version, read by the plans folder's link rule. */
-function readDisk(planPath: string, modified: string): { text: string; mtimeMs: number } | null {
-  const file = readRegularFileSync(planPath, planLinks);
-  return file === null ? null : { text: file.bytes.toString('utf8'), mtimeMs: Date.parse(modified) };
+/**
+ * A listed plan's file as its story's disk version, read by the plans folder's link rule, when it is small;
+ * null when it is gone, or large (it grew since it was found small: the next story() measures it).
+ */
+function readSmallDisk(planPath: string, mtimeMs: number): DiskSource | null {
+  return withRegularFileSync(planPath, (fd, stats) =>
+    stats.size > LARGE_FILE_BYTES ? null : { text: readFileSync(fd).toString('utf8'), mtimeMs }, planLinks);
+}
+
+/** What tells a file's content changed without reading it: a write moves its mtime or size, a rename its inode. */
+function stampOf(stats: Stats): string {
+  return `${stats.mtimeMs}\0${stats.size}\0${stats.ino}`;
+}
+
+/** A large file's text facts, a chunk at a time; the caller holds a large-read turn. */
+async function measure(opened: { handle: FileHandle; stats: Stats }): Promise<LargeDiskFacts> {
+  return { ...(await textFacts(opened.handle, opened.stats.size)), stamp: stampOf(opened.stats) };
 }
 
 /** A session's title as Claude Code shows it: the latest /rename, else its AI title, else its summary. */

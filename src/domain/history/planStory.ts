@@ -3,6 +3,7 @@
 // from what the viewer itself saw of the file (observed), and from the file on disk when it differs from
 // the last version rebuilt. An edit whose old text is not in the version before it leaves a gap: the story
 // resumes at the next Write, at an observed version or at the file on disk.
+import type { TextFacts } from '../largeFiles.js';
 import { countLines } from '../markdown/text.js';
 import type { NodeView } from '../transcripts/lineView.js';
 import type { ModeChange } from '../transcripts/logFacts.js';
@@ -19,15 +20,26 @@ export interface PlanStory {
   events: StoryEvent[];
   /** Every session the plan belongs to: by its slug, by writing it, by plan mode naming it. */
   sessions: string[];
-  /** The text of each version, by id. */
+  /** The text of each version, by id; but a large file on disk's (largeDisk). */
   contents: Map<string, string>;
+  /** The disk version when the file is too large to hold: its text is read from the file when asked for. */
+  largeDisk: { id: string; facts: LargeDiskFacts } | null;
 }
+
+/** A large plan file as measured a chunk at a time (planHistory.ts), and the stat of the file measured. */
+export interface LargeDiskFacts extends TextFacts {
+  /** Its mtime, size and inode when measured: a read that finds the same is reading the same text. */
+  stamp: string;
+}
+
+/** The file on disk: its text when small, else what was measured of it. */
+export type DiskSource = { text: string; mtimeMs: number } | { facts: LargeDiskFacts; mtimeMs: number };
 
 export interface StorySources {
   history: HistoryIndex;
   observed: ObservedVersions;
   /** The file on disk now, if it is there. */
-  disk: { text: string; mtimeMs: number } | null;
+  disk: DiskSource | null;
   /** Sessions whose lines carry the plan's slug (the session index's answer). */
   slugSessions: readonly string[];
   /** Earlier paths of the plan (a hook renamed it): their writes are its first versions. */
@@ -149,7 +161,7 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
   const observed = sources.observed.of(planPath)?.versions ?? [];
   if (observed.length > 0) {
     const shas = new Set([...texts].map(contentHash));
-    if (sources.disk !== null) shas.add(contentHash(sources.disk.text));
+    if (sources.disk !== null) shas.add('facts' in sources.disk ? sources.disk.facts.sha256 : contentHash(sources.disk.text));
     for (const version of observed) {
       if (shas.has(version.sha)) continue;
       const bytes = sources.observed.content(version.sha);
@@ -176,16 +188,26 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
   }
   versions.sort((a, b) => compareTimes(a.at, b.at));
 
-  // The file on disk, when it is none of the versions above.
-  if (sources.disk !== null && !texts.has(sources.disk.text)) {
-    const id = `d${contentHash(sources.disk.text).slice(0, 16)}`;
-    contents.set(id, sources.disk.text);
-    versions.push(versionOf(id, sources.disk.text, {
-      at: new Date(sources.disk.mtimeMs).toISOString(), source: 'disk', sessionId: null, agentId: null, gapBefore: gap,
-    }));
+  // The file on disk, when it is none of the versions above. A large one is known by its facts: a text of
+  // another size cannot be it, and only one of the same size is hashed to tell.
+  let largeDisk: PlanStory['largeDisk'] = null;
+  const disk = sources.disk;
+  const diskVersion = (id: string, size: number, lineCount: number): StoryVersion => ({
+    id, size, lineCount, at: new Date(disk!.mtimeMs).toISOString(), source: 'disk', sessionId: null, agentId: null, gapBefore: gap,
+  });
+  if (disk !== null && 'facts' in disk) {
+    const { facts } = disk;
+    if (![...texts].some((text) => Buffer.byteLength(text) === facts.size && contentHash(text) === facts.sha256)) {
+      largeDisk = { id: `d${facts.sha256.slice(0, 16)}`, facts };
+      versions.push(diskVersion(largeDisk.id, facts.size, facts.lineCount));
+    }
+  } else if (disk !== null && !texts.has(disk.text)) {
+    const id = `d${contentHash(disk.text).slice(0, 16)}`;
+    contents.set(id, disk.text);
+    versions.push(diskVersion(id, Buffer.byteLength(disk.text), countLines(disk.text)));
   }
   markGaps(versions);
-  return { versions, events: storyEvents(modes, exits), sessions: [...sessions].sort(), contents };
+  return { versions, events: storyEvents(modes, exits), sessions: [...sessions].sort(), contents, largeDisk };
 }
 
 /**

@@ -20,7 +20,7 @@ export interface TextStats {
 }
 
 /** Where the UTF-8 character that `bytes` ends inside starts, when it is cut short; else bytes.length. */
-function incompleteTail(bytes: Uint8Array): number {
+export function incompleteTail(bytes: Uint8Array): number {
   const n = bytes.length;
   for (let back = 1; back <= 3 && back <= n; back++) {
     const b = bytes[n - back]!;

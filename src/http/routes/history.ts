@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { historyEndpoints } from '../../contract/history.js';
+import { sendContent } from '../contentAnswer.js';
 import { sendText } from '../errors.js';
 
 export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
@@ -16,7 +17,7 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   typed.get('/api/plans/:filename/history', { schema: historyEndpoints.history }, async (request, reply) => {
     await ready();
     const { filename } = request.params;
-    const story = stories.story(filename);
+    const story = await stories.story(filename);
     if (story === null) return sendText(reply, 404, 'Plan not found');
     return {
       filename, versions: story.versions, events: story.events, sessions: story.sessions, unreadLines: viewer.history.index.unreadLines(story.sessions),
@@ -26,9 +27,10 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
 
   typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, async (request, reply) => {
     await ready();
-    const content = stories.version(request.params.filename, request.params.id);
-    if (content === null) return sendText(reply, 404, 'Version not found');
-    return { content };
+    const version = await stories.version(request.params.filename, request.params.id);
+    if (version === null) return sendText(reply, 404, 'Version not found');
+    // A large file on disk is streamed, as its /content is.
+    return 'text' in version ? { content: version.text } : sendContent(reply, version.file);
   });
 
   typed.get('/api/archive', { schema: historyEndpoints.archive }, async () => {

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Viewer } from '../../viewer.js';
 import { PACKAGE_VERSION } from '../../config/packageRoot.js';
+import { MCP_BATCH_LIMIT, oversizedBatch } from '../../mcp/limits.js';
 import { statusText } from '../errors.js';
 
 const schema = {
@@ -16,7 +17,7 @@ const schema = {
   response: {
     200: { description: 'A JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
     202: { description: 'A notification or response was accepted', content: { 'text/plain': { schema: { type: 'string' } } } },
-    400: { description: 'Not a JSON-RPC message', content: { 'application/json': { schema: { type: 'object' } } } },
+    400: { description: `Not a JSON-RPC message, or a batch of more than ${MCP_BATCH_LIMIT}`, content: { 'application/json': { schema: { type: 'object' } } } },
     403: { description: 'Foreign Host or another origin', content: { 'text/plain': { schema: { type: 'string' } } } },
     406: { description: 'The Accept header does not take both application/json and text/event-stream', content: { 'application/json': { schema: { type: 'object' } } } },
   },
@@ -24,6 +25,9 @@ const schema = {
 
 export function mcpRoutes(app: FastifyInstance, viewer: Viewer): void {
   app.post('/mcp', { schema }, async (request, reply) => {
+    // Each call of a batch may read a window of a large plan: a batch is bounded before any of it runs.
+    const refused = oversizedBatch(request.body);
+    if (refused !== null) return reply.code(400).send(refused);
     // The transport writes to the raw response itself.
     reply.hijack();
     const res = reply.raw;
