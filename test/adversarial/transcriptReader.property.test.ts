@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { isCwd, isSessionId, isSlug } from '../../src/domain/sessions/values.js';
 import type { LogFacts } from '../../src/domain/transcripts/logFacts.js';
+import { ParsedLine } from '../../src/domain/transcripts/parsedLine.js';
 import { TempHome, uuid } from '../helpers/home.js';
 import { conversationLine, indexFacts, metadataLine, SID_A, SID_B, SID_C } from '../sessions/helpers.js';
 import { read } from '../transcripts/readLog.js';
@@ -66,13 +67,15 @@ async function logWith(data: Buffer): Promise<string> {
 }
 
 describe('the transcript reader on hostile bytes', () => {
-  it('never throws and keeps the same valid facts whatever its read size (garbage, invalid UTF-8, torn lines)', async () => {
+  it('never throws and keeps the same valid facts whatever its read size and whichever twin reads a line (garbage, invalid UTF-8, torn lines)', async () => {
     await fc.assert(
       fc.asyncProperty(hostileLog, fc.constantFrom(1, 3, 13, 64, 4096), async (data, chunkBytes) => {
         const file = await logWith(data);
         const whole = read(file);
         expectValid(whole.facts);
         expect(read(file, null, { chunkBytes })).toEqual(whole);
+        // The tape's facts are JSON.parse's (its twin, parsedLine.ts).
+        expect(read(file, null, { parser: { parse: (bytes) => ParsedLine.of(bytes) } })).toEqual(whole);
       }),
       { numRuns: 300 },
     );

@@ -127,25 +127,27 @@ describe('lines that are no whole object', () => {
   });
 
   it('skips and counts a line over the limit, holding no more than the limit and a chunk, and reads the next one', async () => {
-    const long = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'too-long', content: 'x'.repeat(200_000) });
+    const MB = 1024 * 1024;
+    const limit = 5 * MB;
+    const long = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'too-long', content: 'x'.repeat(6 * MB) });
     // Longer than the limit by less than a chunk: it fits the buffer, and is no more read than the other.
-    const justOver = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'just-over', content: 'y'.repeat(100_000) });
+    const justOver = conversationLine({ sessionId: SID_A, cwd: CWD, slug: 'just-over', content: 'y'.repeat(limit) });
     await dir.write(justOver + full);
-    expect(read(dir.file, null, { chunkBytes: 4096, maxLineBytes: 100_000 }).facts.counts).toEqual({ unreadable: 0, oversized: 1 });
+    expect(read(dir.file, null, { chunkBytes: 65_536, maxLineBytes: limit }).facts.counts).toEqual({ unreadable: 0, oversized: 1 });
     await dir.write(long + full);
-    const slot = createReadSlot(4096, undefined, 100_000);
+    const slot = createReadSlot(65_536, undefined, limit);
     const result = readLogInSteps(dir.file, null, slot);
     let step = result.next();
     while (step.done !== true) step = result.next();
     if (step.value.kind !== 'read') throw new Error('expected a read');
     expect(links(step.value.log).slugs).toEqual({ 'good-slug': SID_B });
     expect(step.value.log.facts.counts).toEqual({ unreadable: 0, oversized: 1 });
-    expect(step.value.maxHeldBytes).toBeLessThanOrEqual(100_000 + 4096);
+    expect(step.value.maxHeldBytes).toBeLessThanOrEqual(limit + 65_536);
     // Counted once, also when the log first ended inside it.
-    await dir.write(long.slice(0, 150_000));
-    const partial = read(dir.file, null, { chunkBytes: 4096, maxLineBytes: 100_000 });
-    await appendFile(dir.file, long.slice(150_000) + full);
-    expect(read(dir.file, partial, { chunkBytes: 4096, maxLineBytes: 100_000 }).facts.counts).toEqual({ unreadable: 0, oversized: 1 });
+    await dir.write(long.slice(0, 5.5 * MB));
+    const partial = read(dir.file, null, { chunkBytes: 65_536, maxLineBytes: limit });
+    await appendFile(dir.file, long.slice(5.5 * MB) + full);
+    expect(read(dir.file, partial, { chunkBytes: 65_536, maxLineBytes: limit }).facts.counts).toEqual({ unreadable: 0, oversized: 1 });
   });
 });
 

@@ -1,4 +1,6 @@
-// TEMPORARY minimal slow twin (replaced by the tape helper's version on merge).
+// A line as JSON.parse gives it: the definition the tokenizer's tape (tapeLine.ts) is held to, and what
+// reads a line where WebAssembly cannot run or the tape cannot hold it. Keys are looked up as own
+// properties only (a `__proto__` key is a member like any other).
 import type { JsonKind, LineView, NodeView, Span } from './lineView.js';
 
 const MAX_DEPTH = 128;
@@ -18,7 +20,7 @@ function own(o: object, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
 }
 
-class ParsedNode implements NodeView {
+export class ParsedNode implements NodeView {
   constructor(private readonly v: unknown) {}
   get kind(): JsonKind { return kindOf(this.v); }
   get span(): Span { return { start: 0, end: 0 }; }
@@ -50,8 +52,9 @@ function depthOver(text: string, max: number): boolean {
 
 export class ParsedLine implements LineView {
   private constructor(private readonly o: Record<string, unknown>, readonly byteLength: number) {}
-  static of(bytes: Buffer): ParsedLine | null {
-    const text = bytes.toString('utf8');
+  /** The line, or null when it is no JSON object or nests deeper than 128. */
+  static of(bytes: Uint8Array): ParsedLine | null {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
     if (depthOver(text, MAX_DEPTH)) return null;
     let v: unknown;
     try { v = JSON.parse(text); } catch { return null; }

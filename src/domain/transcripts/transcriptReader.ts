@@ -15,7 +15,8 @@ import { withRegularFileSync } from '../files.js';
 import { extractLine } from './extractors/index.js';
 import type { LineView } from './lineView.js';
 import { cloneFacts, emptyFacts, type LogFacts, type LogOwner } from './logFacts.js';
-import { ParsedLine } from './parsedLine.js';
+import { tapeParser } from './jsonTape.js';
+import { ReadSlot, type LineParser } from './readSlot.js';
 
 /**
  * The longest line read: tool output in one line runs to a few MB, a plan written whole in one Write is
@@ -38,32 +39,18 @@ export interface TrackedLog {
   facts: LogFacts;
 }
 
-/** Turns one line's bytes into a view (null: no JSON object); the bytes may be reused once it returns. */
-export interface LineParser {
-  parse(bytes: Buffer): LineView | null;
-}
-
-/**
- * One reader's working memory; a fixed number of them bounds both memory and open files. The buffer
- * holds the chunk being read and the start of a line that runs past it; it grows for a long line, up to
- * MAX_LINE_BYTES, and is put back to its size afterwards.
- */
-export interface ReadSlot {
-  chunkBytes: number;
-  buffer: Buffer;
-  parser: LineParser;
-  /** The longest line read (MAX_LINE_BYTES; tests lower it). */
-  maxLineBytes: number;
-}
+export { ReadSlot, type LineParser } from './readSlot.js';
 
 /** Read size: big enough that a read's fixed cost disappears, small enough to stay in the CPU's cache. */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
-const slowParser: LineParser = { parse: (bytes) => ParsedLine.of(bytes) };
-
-export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES, parser: LineParser = slowParser, maxLineBytes = MAX_LINE_BYTES): ReadSlot {
-  return { chunkBytes, buffer: Buffer.allocUnsafe(chunkBytes), parser, maxLineBytes };
+/** A reader's working memory (readSlot.ts); `parser` reads every line instead of the tape (tests). */
+export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES, parser: LineParser | null = null, maxLineBytes = MAX_LINE_BYTES): ReadSlot {
+  return new ReadSlot(chunkBytes, maxLineBytes, parser);
 }
+
+/** Lines read outside a slot (a write's line for a plan's story). */
+let shared: LineParser | null = null;
 
 export type ReadResult =
   | { kind: 'gone' }
@@ -175,9 +162,9 @@ function* readOpen(fd: number, owner: LogOwner, previous: TrackedLog | null, slo
   let base = previous !== null && !mustRescan(st, previous) ? previous : null;
   if (base !== null && base.offset > 0) {
     // The byte before the offset was a `\n`; if it is not any more, the file was rewritten in place.
-    const probe = readSync(fd, slot.buffer, 0, 1, base.offset - 1);
+    const probe = readSync(fd, slot.buffer(), 0, 1, base.offset - 1);
     bytesRead += probe;
-    if (probe !== 1 || slot.buffer[0] !== NEWLINE) base = null;
+    if (probe !== 1 || slot.buffer()[0] !== NEWLINE) base = null;
   }
   const facts = base !== null ? cloneFacts(base.facts) : emptyFacts();
   const lines = new LineSplitter(slot, owner, facts, base?.offset ?? 0, base?.lines ?? 0);
@@ -193,6 +180,7 @@ function* readOpen(fd: number, owner: LogOwner, previous: TrackedLog | null, slo
     if (position < st.size) yield;
   }
   lines.done();
+  slot.release();
   return {
     kind: 'read',
     log: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, offset: lines.offset, lines: lines.count, facts },
@@ -201,10 +189,16 @@ function* readOpen(fd: number, owner: LogOwner, previous: TrackedLog | null, slo
   };
 }
 
-/** Cuts what is read into whole lines and hands each to the extractors. */
+/**
+ * Cuts what is read into whole lines and hands each to the extractors. Reads append to the buffer; the
+ * unfinished line is moved to its start only when the next read would not fit, and the buffer grows
+ * only for a line longer than it.
+ */
 class LineSplitter {
-  /** Bytes at the buffer's start that belong to a line not ended yet. */
-  private kept = 0;
+  /** Bytes read into the buffer. */
+  private filled = 0;
+  /** Where the unfinished line starts in the buffer. */
+  private lineStart = 0;
   /** The file offset of the buffer's first byte. */
   private base: number;
   /** Inside an oversized line: its bytes are dropped until its `\n`. */
@@ -222,88 +216,79 @@ class LineSplitter {
     public count: number,
   ) {
     this.base = offset;
-    this.maxHeld = slot.buffer.length;
+    this.maxHeld = slot.held;
   }
 
-  /** Where the next read goes: after the kept start of a line, a chunk's worth (the buffer grows for a long line). */
+  /** Where the next read goes: a chunk's worth after what the buffer holds. */
   space(): Buffer {
     const { slot } = this;
-    if (slot.buffer.length - this.kept < slot.chunkBytes) {
-      // Doubled, so a long line is copied a few times over, not once per chunk.
-      const grown = Buffer.allocUnsafe(Math.min(slot.maxLineBytes + slot.chunkBytes, Math.max(2 * slot.buffer.length, this.kept + slot.chunkBytes)));
-      slot.buffer.copy(grown, 0, 0, this.kept);
-      slot.buffer = grown;
-      this.maxHeld = Math.max(this.maxHeld, grown.length);
+    const chunk = slot.chunkBytes;
+    let buffer = slot.buffer();
+    if (buffer.length - this.filled < chunk && this.lineStart > 0) {
+      buffer.copy(buffer, 0, this.lineStart, this.filled);
+      this.base += this.lineStart;
+      this.filled -= this.lineStart;
+      this.lineStart = 0;
+    }
+    if (buffer.length - this.filled < chunk) {
+      buffer = slot.buffer(this.filled + chunk, this.filled);
+      this.maxHeld = Math.max(this.maxHeld, slot.held);
     }
     // A chunk at a time whatever the buffer's size: one read is one step between pauses.
-    return slot.buffer.subarray(this.kept, this.kept + slot.chunkBytes);
+    return buffer.subarray(this.filled, this.filled + chunk);
   }
 
   took(n: number): void {
-    const buffer = this.slot.buffer;
-    const end = this.kept + n;
-    let from = 0;
-    for (let nl = buffer.indexOf(NEWLINE, this.kept); nl !== -1 && nl < end; nl = buffer.indexOf(NEWLINE, from)) {
-      if (this.skipping || nl - from > this.slot.maxLineBytes) {
+    const end = this.filled + n;
+    const max = this.slot.maxLineBytes;
+    let view = this.slot.buffer().subarray(0, end);
+    let from = this.lineStart;
+    // The unfinished line has no `\n`: the search starts with the new bytes.
+    for (let nl = view.indexOf(NEWLINE, this.filled); nl !== -1; nl = view.indexOf(NEWLINE, from)) {
+      if (this.skipping || nl - from > max) {
         // Counted once whole: a log that ends inside it is read from its start again when it grows.
         this.skipping = false;
         this.facts.counts.oversized++;
       } else {
-        this.line(buffer.subarray(from, nl), this.base + from);
+        this.line(from, nl);
+        // A parse may have grown the tape's memory, which holds the buffer.
+        if (view.buffer !== this.slot.buffer().buffer) view = this.slot.buffer().subarray(0, end);
       }
       this.count++;
       from = nl + 1;
       this.offset = this.base + from;
     }
-    if (this.skipping) {
-      // Still inside the long line: none of it is kept.
-      this.base += end;
-      this.kept = 0;
-      return;
-    }
-    if (end - from > this.slot.maxLineBytes) {
+    this.filled = end;
+    this.lineStart = from;
+    if (this.skipping || end - from > max) {
+      // Inside a line too long to read: none of it is kept.
       this.skipping = true;
       this.base += end;
-      this.kept = 0;
-      this.shrink();
-      return;
+      this.filled = 0;
+      this.lineStart = 0;
     }
-    if (from > 0) buffer.copy(buffer, 0, from, end);
-    this.base += from;
-    this.kept = end - from;
-    if (this.kept === 0) this.shrink();
   }
 
   /** The file ended: its last line counts only once its `\n` is written (the next read takes it). */
-  done(): void {
-    this.shrink();
-  }
+  done(): void {}
 
-  private shrink(): void {
-    if (this.slot.buffer.length > 2 * this.slot.chunkBytes && this.kept <= this.slot.chunkBytes) {
-      const small = Buffer.allocUnsafe(this.slot.chunkBytes * 2);
-      this.slot.buffer.copy(small, 0, 0, this.kept);
-      this.slot.buffer = small;
-    }
-  }
-
-  private line(bytes: Buffer, start: number): void {
-    if (bytes.length === 0) return;
-    const parser = this.slot.parser;
-    let at = 0;
-    let view = parser.parse(bytes);
+  private line(start: number, end: number): void {
+    if (end === start) return;
+    const { slot } = this;
+    let at = start;
+    let view = slot.parse(start, end);
     // A line a crash cut short, with the next one glued on: the whole line is the first object start after
     // the cut that begins one.
     for (let tries = 0; view === null && tries < MAX_TORN_STARTS; tries++) {
-      at = bytes.indexOf(OBJECT_START, at + 1);
+      at = slot.buffer().subarray(0, end).indexOf(OBJECT_START, at + 1);
       if (at === -1) break;
-      view = parser.parse(bytes.subarray(at));
+      view = slot.parse(at, end);
     }
     if (view === null) {
       this.facts.counts.unreadable++;
       return;
     }
-    extractLine(this.facts, view, this.owner, { start: start + at, end: start + bytes.length }, this.count + 1);
+    extractLine(this.facts, view, this.owner, { start: this.base + at, end: this.base + end }, this.count + 1);
   }
 }
 
@@ -314,7 +299,7 @@ export function bytesToRead(st: StatLike, previous: TrackedLog | null): number {
 }
 
 /** One line of a log (a write's tool call, an approved plan) as a view, or null when the file no longer holds it. */
-export function readLineAt(file: string, start: number, end: number, parser: LineParser = slowParser): LineView | null {
+export function readLineAt(file: string, start: number, end: number, parser: LineParser = (shared ??= tapeParser())): LineView | null {
   if (end - start > MAX_LINE_BYTES || end < start) return null;
   // A log is never read through a symlink: a resolver that follows none.
   const bytes = withRegularFileSync(file, (fd) => {
