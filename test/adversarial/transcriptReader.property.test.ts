@@ -103,8 +103,11 @@ describe('the transcript reader on hostile bytes', () => {
         const first = conversationLine({ ...big, content: huge });
         const file = await logWith(Buffer.from(first + conversationLine(after)));
         const facts = read(file, null, { chunkBytes }).facts;
+        // A session's cwd is its first, unless a later one is the one its project folder is named after.
+        const named = (cwd: string): boolean => cwd.replace(/[^A-Za-z0-9]/g, '-') === '-home-u-p';
         const expected = new Map([[big.sessionId, big.cwd]]);
-        if (!expected.has(after.sessionId)) expected.set(after.sessionId, after.cwd);
+        const known = expected.get(after.sessionId);
+        if (known === undefined || (named(after.cwd) && !named(known))) expected.set(after.sessionId, after.cwd);
         expect(new Map([...facts.links.sessions].map(([id, s]) => [id, s.cwd]))).toEqual(expected);
         expect(facts.counts).toEqual({ unreadable: 0, oversized: 0 });
       }),

@@ -10,6 +10,19 @@ export interface TokenSource {
   readonly generation: number;
 }
 
+/**
+ * The top-level members of the line being read, by key hash: an open-addressing table reused from line to
+ * line (a slot is live when its stamp is the line's), so that the dozen lookups extractors make per line
+ * cost a probe each, and no line allocates one.
+ */
+const TOP_SLOTS = 256;
+const topStamp = new Float64Array(TOP_SLOTS);
+const topHash = new Int32Array(TOP_SLOTS);
+const topKey = new Int32Array(TOP_SLOTS);
+let lineStamps = 0;
+/** The stamp of the line whose members the table holds now. */
+let tableStamp = 0;
+
 const KINDS: readonly (JsonKind | null)[] = [null, 'object', 'array', 'string', 'number', 'true', 'false', 'null', null];
 const OBJECT = 1;
 const ARRAY = 2;
@@ -80,11 +93,12 @@ export class TapeLine implements LineView {
   }
 
   has(key: string): boolean {
-    return this.root.member(key) !== -1;
+    return this.top(key) !== -1;
   }
 
   str(key: string, maxChars?: number): string | null {
-    return this.node(key)?.str(maxChars) ?? null;
+    const i = this.top(key);
+    return i === -1 ? null : this.strAt(i, maxChars);
   }
 
   num(key: string): number | null {
@@ -92,15 +106,88 @@ export class TapeLine implements LineView {
   }
 
   bool(key: string): boolean | null {
-    return this.node(key)?.bool() ?? null;
+    const i = this.top(key);
+    const type = i === -1 ? 0 : this.head(i) & 15;
+    return type === TRUE ? true : type === FALSE ? false : null;
   }
 
   kind(key: string): JsonKind | null {
-    return this.node(key)?.kind ?? null;
+    const i = this.top(key);
+    return i === -1 ? null : KINDS[this.head(i) & 15]!;
   }
 
   node(key: string): NodeView | null {
-    return this.root.get(key);
+    const i = this.top(key);
+    return i === -1 ? null : new TapeNode(this, i);
+  }
+
+  /** This line's stamp in the top-level table, once it is filled (0: not yet). */
+  private stamp = 0;
+  /** A top-level key that is escaped or not hashed by its text: looked up the slow way. */
+  private oddKeys = false;
+
+  /** The token of top-level member `key`'s value (the last of that name, as JSON.parse keeps it), or -1. */
+  private top(key: string): number {
+    this.check();
+    // Filled for this line, unless another line's lookups took the table since.
+    if (this.stamp === 0 || tableStamp !== this.stamp) this.fillTop();
+    const name = nameOf(key);
+    if (this.oddKeys || !name.byBytes) return this.root.member(key);
+    // Linear probing from the hash's slot; the table holds the last key of each name (filled in order).
+    for (let slot = name.hash & (TOP_SLOTS - 1), probes = 0; probes < TOP_SLOTS; slot = (slot + 1) & (TOP_SLOTS - 1), probes++) {
+      if (topStamp[slot] !== this.stamp) return -1;
+      if (topHash[slot] === name.hash && this.keyIs(topKey[slot]!, key, name)) return topKey[slot]! + 1;
+    }
+    return -1;
+  }
+
+  private fillTop(): void {
+    const stamp = ++lineStamps;
+    this.stamp = stamp;
+    tableStamp = stamp;
+    const end = this.after(0);
+    let count = 0;
+    for (let k = 1; k < end; k = this.after(k + 1)) {
+      if ((this.head(k) & ESCAPED) !== 0 || ++count > TOP_SLOTS / 2) {
+        this.oddKeys = true;
+        return;
+      }
+      const hash = this.after(k);
+      let slot = hash & (TOP_SLOTS - 1);
+      // A key seen before (same hash and bytes) is replaced: the last one wins.
+      while (topStamp[slot] === stamp && !(topHash[slot] === hash && this.sameKey(topKey[slot]!, k))) slot = (slot + 1) & (TOP_SLOTS - 1);
+      topStamp[slot] = stamp;
+      topHash[slot] = hash;
+      topKey[slot] = k;
+    }
+  }
+
+  /** Whether key tokens `a` and `b` have the same raw bytes. */
+  private sameKey(a: number, b: number): boolean {
+    const as = this.start(a);
+    const length = this.end(a) - as;
+    const bs = this.start(b);
+    if (this.end(b) - bs !== length) return false;
+    for (let j = 0; j < length; j++) if (this.bytes[as + j] !== this.bytes[bs + j]) return false;
+    return true;
+  }
+
+  /** String token `i`'s text (see NodeView.str()). */
+  strAt(i: number, maxChars?: number): string | null {
+    if ((this.head(i) & 15) !== STRING) return null;
+    const { bytes } = this;
+    const s = this.start(i) + 1;
+    const e = this.end(i) - 1;
+    // At least as many bytes as characters: a text of no more bytes than asked for is whole.
+    const whole = maxChars === undefined || e - s <= maxChars;
+    if ((this.head(i) & ESCAPED) === 0) {
+      if (whole) return e - s <= SHORT_BYTES ? shortText(bytes, s, e) : bytes.toString('utf8', s, e);
+      // A character is at most 3 bytes per UTF-16 unit; 3 more bytes keep a character the cut splits past the end.
+      const text = bytes.toString('utf8', s, Math.min(e, s + maxChars * 3 + 3));
+      return text.length > maxChars ? text.slice(0, maxChars) : text;
+    }
+    if (whole) return JSON.parse(bytes.toString('utf8', s - 1, e + 1)) as string;
+    return unescapedPrefix(bytes, s, e, maxChars);
   }
 
   keys(): string[] {
@@ -134,8 +221,11 @@ export class TapeLine implements LineView {
     if ((this.head(k) & ESCAPED) !== 0 || !name.byBytes) return this.keyName(k) === key;
     if (this.after(k) !== name.hash) return false;
     const s = this.start(k) + 1;
-    const e = this.end(k) - 1;
-    return e - s === name.bytes.length && this.bytes.compare(name.bytes, 0, name.bytes.length, s, e) === 0;
+    const length = name.bytes.length;
+    if (this.end(k) - 1 - s !== length) return false;
+    // Keys are short: a loop costs less than a call into Buffer.compare().
+    for (let j = 0; j < length; j++) if (this.bytes[s + j] !== name.bytes[j]) return false;
+    return true;
   }
 
   /** Key token `k`'s name. */
@@ -167,20 +257,7 @@ class TapeNode implements NodeView {
   }
 
   str(maxChars?: number): string | null {
-    if (this.type !== STRING) return null;
-    const { bytes } = this.line;
-    const s = this.line.start(this.i) + 1;
-    const e = this.line.end(this.i) - 1;
-    // At least as many bytes as characters: a text of no more bytes than asked for is whole.
-    const whole = maxChars === undefined || e - s <= maxChars;
-    if ((this.line.head(this.i) & ESCAPED) === 0) {
-      if (whole) return bytes.toString('utf8', s, e);
-      // A character is at most 3 bytes per UTF-16 unit; 3 more bytes keep a character the cut splits past the end.
-      const text = bytes.toString('utf8', s, Math.min(e, s + maxChars * 3 + 3));
-      return text.length > maxChars ? text.slice(0, maxChars) : text;
-    }
-    if (whole) return JSON.parse(bytes.toString('utf8', s - 1, e + 1)) as string;
-    return unescapedPrefix(bytes, s, e, maxChars);
+    return this.line.strAt(this.i, maxChars);
   }
 
   num(): number | null {
@@ -236,6 +313,34 @@ class TapeNode implements NodeView {
   json(): unknown {
     return JSON.parse(this.line.bytes.toString('utf8', this.line.start(this.i), this.line.end(this.i)));
   }
+}
+
+/** Strings up to this many bytes are decoded through a cache (shortText()): a transcript repeats them. */
+const SHORT_BYTES = 64;
+const CACHE_SLOTS = 256;
+/** Per cache slot: its bytes (at slot * SHORT_BYTES), their length (-1: empty) and their text. */
+const cachedBytes = new Uint8Array(CACHE_SLOTS * SHORT_BYTES);
+const cachedLength = new Int16Array(CACHE_SLOTS).fill(-1);
+const cachedText: string[] = new Array<string>(CACHE_SLOTS).fill('');
+
+/**
+ * bytes [s, e) (at most SHORT_BYTES, no escapes) decoded: a session id, a cwd, a version or a type comes
+ * again on every line, and the same bytes give the same text without a call into the decoder.
+ */
+function shortText(bytes: Buffer, s: number, e: number): string {
+  const length = e - s;
+  const slot = length === 0 ? 0 : (length * 31 + bytes[s]! * 7 + bytes[e - 1]! * 13 + bytes[s + (length >>> 1)]!) & (CACHE_SLOTS - 1);
+  const at = slot * SHORT_BYTES;
+  if (cachedLength[slot] === length) {
+    let j = 0;
+    while (j < length && cachedBytes[at + j] === bytes[s + j]) j++;
+    if (j === length) return cachedText[slot]!;
+  }
+  const text = bytes.toString('utf8', s, e);
+  for (let j = 0; j < length; j++) cachedBytes[at + j] = bytes[s + j]!;
+  cachedLength[slot] = length;
+  cachedText[slot] = text;
+  return text;
 }
 
 /** The first `maxChars` UTF-16 units of a JSON string's text at bytes [s, e) that holds escapes, as JSON.parse decodes them. */
