@@ -11,9 +11,10 @@ import type { LineParser } from './readSlot.js';
 
 /** Values up to this deep are on the tape (message.content[i].input.edits[j].old_string is 7 deep); deeper ones are parsed when asked for. */
 export const TAPE_DEPTH = 7;
-/** The tokenizer's stack of open containers, at the memory's start; a reader's lines after it (area()). */
-const STACK_BYTES = 1024;
-/** Where a reader's lines are: a page boundary, so reads into it copy at full speed (see alignedBuffers.ts). */
+/**
+ * Where a reader's lines are (area()): after the tokenizer's stack of open containers, which takes the
+ * memory's first 1,024 bytes, and on a page boundary, so reads into it copy at full speed (see alignedBuffers.ts).
+ */
 const AREA_AT = 4096;
 const TOKEN_BYTES = 16;
 /** At most this many tokens per line: a line with more is read by JSON.parse (parsedLine.ts). */

@@ -1,7 +1,7 @@
 // A line as JSON.parse gives it: the definition the tokenizer's tape (tapeLine.ts) is held to, and what
 // reads a line where WebAssembly cannot run or the tape cannot hold it. Keys are looked up as own
 // properties only (a `__proto__` key is a member like any other).
-import type { JsonKind, LineView, NodeView, Span } from './lineView.js';
+import type { JsonKind, Key, LineView, NodeView, Span } from './lineView.js';
 
 const MAX_DEPTH = 128;
 
@@ -16,8 +16,9 @@ function kindOf(v: unknown): JsonKind {
   }
 }
 
-function own(o: object, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+function own(o: object, key: Key): unknown {
+  const name = typeof key === 'string' ? key : key.text;
+  return Object.prototype.hasOwnProperty.call(o, name) ? (o as Record<string, unknown>)[name] : undefined;
 }
 
 export class ParsedNode implements NodeView {
@@ -30,7 +31,7 @@ export class ParsedNode implements NodeView {
   }
   num(): number | null { return typeof this.v === 'number' ? this.v : null; }
   bool(): boolean | null { return typeof this.v === 'boolean' ? this.v : null; }
-  get(key: string): NodeView | null {
+  get(key: Key): NodeView | null {
     if (kindOf(this.v) !== 'object') return null;
     const value = own(this.v as object, key);
     return value === undefined ? null : new ParsedNode(value);
@@ -60,12 +61,12 @@ export class ParsedLine implements LineView {
     try { v = JSON.parse(text); } catch { return null; }
     return kindOf(v) === 'object' ? new ParsedLine(v as Record<string, unknown>, bytes.length) : null;
   }
-  has(key: string): boolean { return own(this.o, key) !== undefined; }
-  str(key: string, maxChars?: number): string | null { return this.node(key)?.str(maxChars) ?? null; }
-  num(key: string): number | null { return this.node(key)?.num() ?? null; }
-  bool(key: string): boolean | null { return this.node(key)?.bool() ?? null; }
-  kind(key: string): JsonKind | null { return this.node(key)?.kind ?? null; }
-  node(key: string): NodeView | null { const v = own(this.o, key); return v === undefined ? null : new ParsedNode(v); }
+  has(key: Key): boolean { return own(this.o, key) !== undefined; }
+  str(key: Key, maxChars?: number): string | null { return this.node(key)?.str(maxChars) ?? null; }
+  num(key: Key): number | null { return this.node(key)?.num() ?? null; }
+  bool(key: Key): boolean | null { return this.node(key)?.bool() ?? null; }
+  kind(key: Key): JsonKind | null { return this.node(key)?.kind ?? null; }
+  node(key: Key): NodeView | null { const v = own(this.o, key); return v === undefined ? null : new ParsedNode(v); }
   keys(): string[] { return Object.keys(this.o); }
   json(key?: string): unknown { return key === undefined ? this.o : own(this.o, key); }
 }

@@ -1,7 +1,7 @@
 // A line as the tokenizer's tape describes it (jsonTape.wat): each answer reads the tokens it needs and
 // decodes only the values asked for, the way JSON.parse of the whole line would give them (parsedLine.ts
 // is that definition; test/transcripts/tape.property.test.ts holds the two to the same answers).
-import type { JsonKind, LineView, NodeView, Span } from './lineView.js';
+import { FieldKey, type JsonKind, type Key, type LineView, type NodeView, type Span } from './lineView.js';
 import { ParsedNode } from './parsedLine.js';
 
 /** Where a line's tokens are: four int32 each (see jsonTape.wat), good while `generation` is the tape's. */
@@ -33,34 +33,14 @@ const FALSE = 6;
 const ESCAPED = 1 << 4;
 const BACKSLASH = 0x5c;
 
-/** FNV-1a over a key's UTF-8 bytes, as the tokenizer hashes the raw bytes of a key without escapes. */
-function fnv1a(bytes: Uint8Array): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
-  return h;
-}
+/** The names looked up by their text, each made a FieldKey once. */
+const names = new Map<string, FieldKey>();
 
-interface Name {
-  bytes: Buffer;
-  hash: number;
-  /**
-   * Whether a key names it exactly when its raw bytes are these: not when the name holds U+FFFD (raw bytes
-   * that are no UTF-8 decode to it) or a lone surrogate (which no UTF-8 decodes to, and Buffer.from() writes
-   * as U+FFFD): such a name is compared as decoded text.
-   */
-  byBytes: boolean;
-}
-
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** The keys extractors ask for, each hashed once. */
-const names = new Map<string, Name>();
-
-function nameOf(key: string): Name {
+function nameOf(key: Key): FieldKey {
+  if (typeof key !== 'string') return key;
   let name = names.get(key);
   if (name === undefined) {
-    const bytes = Buffer.from(key, 'utf8');
-    name = { bytes, hash: fnv1a(bytes), byBytes: !LONE_SURROGATE.test(key) && !key.includes('\uFFFD') };
+    name = new FieldKey(key);
     if (names.size < 1024) names.set(key, name);
   }
   return name;
@@ -92,31 +72,31 @@ export class TapeLine implements LineView {
     return this.bytes.length;
   }
 
-  has(key: string): boolean {
+  has(key: Key): boolean {
     return this.top(key) !== -1;
   }
 
-  str(key: string, maxChars?: number): string | null {
+  str(key: Key, maxChars?: number): string | null {
     const i = this.top(key);
     return i === -1 ? null : this.strAt(i, maxChars);
   }
 
-  num(key: string): number | null {
+  num(key: Key): number | null {
     return this.node(key)?.num() ?? null;
   }
 
-  bool(key: string): boolean | null {
+  bool(key: Key): boolean | null {
     const i = this.top(key);
     const type = i === -1 ? 0 : this.head(i) & 15;
     return type === TRUE ? true : type === FALSE ? false : null;
   }
 
-  kind(key: string): JsonKind | null {
+  kind(key: Key): JsonKind | null {
     const i = this.top(key);
     return i === -1 ? null : KINDS[this.head(i) & 15]!;
   }
 
-  node(key: string): NodeView | null {
+  node(key: Key): NodeView | null {
     const i = this.top(key);
     return i === -1 ? null : new TapeNode(this, i);
   }
@@ -127,16 +107,16 @@ export class TapeLine implements LineView {
   private oddKeys = false;
 
   /** The token of top-level member `key`'s value (the last of that name, as JSON.parse keeps it), or -1. */
-  private top(key: string): number {
+  private top(key: Key): number {
     this.check();
     // Filled for this line, unless another line's lookups took the table since.
     if (this.stamp === 0 || tableStamp !== this.stamp) this.fillTop();
     const name = nameOf(key);
-    if (this.oddKeys || !name.byBytes) return this.root.member(key);
+    if (this.oddKeys || !name.byBytes) return this.root.member(name);
     // Linear probing from the hash's slot; the table holds the last key of each name (filled in order).
     for (let slot = name.hash & (TOP_SLOTS - 1), probes = 0; probes < TOP_SLOTS; slot = (slot + 1) & (TOP_SLOTS - 1), probes++) {
       if (topStamp[slot] !== this.stamp) return -1;
-      if (topHash[slot] === name.hash && this.keyIs(topKey[slot]!, key, name)) return topKey[slot]! + 1;
+      if (topHash[slot] === name.hash && this.keyIs(topKey[slot]!, name)) return topKey[slot]! + 1;
     }
     return -1;
   }
@@ -216,9 +196,9 @@ export class TapeLine implements LineView {
     return this.source.words[this.base + i * 4 + 3]!;
   }
 
-  /** Whether key token `k` names `key`, as JSON.parse would decode it. */
-  keyIs(k: number, key: string, name: Name): boolean {
-    if ((this.head(k) & ESCAPED) !== 0 || !name.byBytes) return this.keyName(k) === key;
+  /** Whether key token `k` names `name`, as JSON.parse would decode it. */
+  keyIs(k: number, name: FieldKey): boolean {
+    if ((this.head(k) & ESCAPED) !== 0 || !name.byBytes) return this.keyName(k) === name.text;
     if (this.after(k) !== name.hash) return false;
     const s = this.start(k) + 1;
     const length = name.bytes.length;
@@ -268,7 +248,7 @@ class TapeNode implements NodeView {
     return this.type === TRUE ? true : this.type === FALSE ? false : null;
   }
 
-  get(key: string): NodeView | null {
+  get(key: Key): NodeView | null {
     if (this.type !== OBJECT) return null;
     if (!this.childrenOnTape) return new ParsedNode(this.json()).get(key);
     const value = this.member(key);
@@ -276,13 +256,13 @@ class TapeNode implements NodeView {
   }
 
   /** The token of member `key`'s value (the last of that name, as JSON.parse keeps it), or -1. */
-  member(key: string): number {
+  member(key: Key): number {
     const line = this.line;
     const name = nameOf(key);
     const end = line.after(this.i);
     let found = -1;
     for (let k = this.i + 1; k < end; k = line.after(k + 1)) {
-      if (line.keyIs(k, key, name)) found = k + 1;
+      if (line.keyIs(k, name)) found = k + 1;
     }
     return found;
   }

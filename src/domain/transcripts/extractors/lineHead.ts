@@ -1,6 +1,7 @@
 // What every extractor asks of a line first, decoded once: its type, session, time and subagent.
 import { isSessionId } from '../../sessions/values.js';
-import type { LineView, Span } from '../lineView.js';
+import { K } from './keys.js';
+import type { Key, LineView, Span } from '../lineView.js';
 import type { LogOwner } from '../logFacts.js';
 
 export interface LineHead {
@@ -20,21 +21,36 @@ export interface LineHead {
 
 const MAX_SHORT_CHARS = 256;
 
+/** `check` with its last answer kept: consecutive lines repeat one session id, cwd or slug. */
+export function lastAnswerOf(check: (value: string) => boolean): (value: string) => boolean {
+  let last: string | null = null;
+  let answer = false;
+  return (value) => {
+    if (value !== last) {
+      last = value;
+      answer = check(value);
+    }
+    return answer;
+  };
+}
+
+const sessionIdOk = lastAnswerOf(isSessionId);
+
 /** A short string member (a type, an id, a time), or null when absent, empty or too long to be one. */
-export function shortString(line: LineView, key: string): string | null {
+export function shortString(line: LineView, key: Key): string | null {
   const text = line.str(key, MAX_SHORT_CHARS + 1);
   return text === null || text === '' || text.length > MAX_SHORT_CHARS ? null : text;
 }
 
 export function lineHead(line: LineView, owner: LogOwner, span: Span, number: number): LineHead {
-  const own = shortString(line, 'sessionId');
-  const ownSessionId = own !== null && isSessionId(own) ? own : null;
+  const own = shortString(line, K.sessionId);
+  const ownSessionId = own !== null && sessionIdOk(own) ? own : null;
   return {
-    type: shortString(line, 'type'),
+    type: shortString(line, K.type),
     ownSessionId,
     sessionId: ownSessionId ?? owner.sessionId,
-    agentId: shortString(line, 'agentId') ?? owner.agentId,
-    at: shortString(line, 'timestamp'),
+    agentId: shortString(line, K.agentId) ?? owner.agentId,
+    at: shortString(line, K.timestamp),
     owner,
     line: span,
     number,

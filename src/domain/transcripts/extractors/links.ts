@@ -5,14 +5,18 @@
 // name); failing that, the first cwd of the session's own transcript, then of a subagent's log.
 import { encodeProjectPath } from '../../memory/projectKey.js';
 import { isCwd, isSlug } from '../../sessions/values.js';
-import type { LineView } from '../lineView.js';
+import { K } from './keys.js';
+import type { Key, LineView } from '../lineView.js';
 import type { CwdRank, LinkFacts, LogOwner } from '../logFacts.js';
-import type { LineHead } from './lineHead.js';
+import { lastAnswerOf, type LineHead } from './lineHead.js';
 
 /** A cwd, sessionId or slug longer than this is not one Claude Code wrote: it is ignored. */
 export const MAX_VALUE_CHARS = 8 * 1024;
 
-function value(line: LineView, key: string, valid: (s: string) => boolean): string | null {
+const cwdOk = lastAnswerOf(isCwd);
+const slugOk = lastAnswerOf(isSlug);
+
+function value(line: LineView, key: Key, valid: (s: string) => boolean): string | null {
   const text = line.str(key, MAX_VALUE_CHARS + 1);
   return text !== null && text.length <= MAX_VALUE_CHARS && valid(text) ? text : null;
 }
@@ -29,7 +33,7 @@ export function linkLine(facts: LinkFacts, line: LineView, owner: LogOwner, head
   // Only a line's own session links it (a summary line names none).
   const sessionId = head.ownSessionId;
   if (sessionId === null) return;
-  const cwd = value(line, 'cwd', isCwd);
+  const cwd = value(line, K.cwd, cwdOk);
   if (cwd !== null) {
     const named = namesFolder(cwd, owner.folder);
     if (named || facts.folderCwd === null || facts.folderCwd.rank < 2) facts.folderCwd = { cwd, rank: named ? 2 : 0 };
@@ -37,6 +41,6 @@ export function linkLine(facts: LinkFacts, line: LineView, owner: LogOwner, head
     const known = facts.sessions.get(sessionId);
     if (known === undefined || rank > known.rank) facts.sessions.set(sessionId, { cwd, rank });
   }
-  const slug = value(line, 'slug', isSlug);
+  const slug = value(line, K.slug, slugOk);
   if (slug !== null) facts.slugs.set(slug, sessionId);
 }

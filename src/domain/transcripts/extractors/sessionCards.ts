@@ -2,6 +2,7 @@
 // typed, its first and last times, branch, version, entrypoint and cost. Prompts come only from the
 // session's own transcript (a subagent's log starts with the task its parent gave it) and only from lines
 // the person typed: not meta lines, compaction summaries, slash-command echoes or interruptions.
+import { K } from './keys.js';
 import type { LineView, NodeView } from '../lineView.js';
 import { emptySessionFacts, type CardFacts, type SessionFacts, type SessionLines, type SessionText } from '../logFacts.js';
 import { shortString, type LineHead } from './lineHead.js';
@@ -53,22 +54,22 @@ export function cardLine(facts: CardFacts, line: LineView, head: LineHead): void
   }
   switch (head.type) {
     case 'custom-title':
-      return setText(session, 'customTitle', line.str('customTitle', MAX_TEXT_CHARS + 1));
+      return setText(session, 'customTitle', line.str(K.customTitle, MAX_TEXT_CHARS + 1));
     case 'ai-title':
-      return setText(session, 'aiTitle', line.str('aiTitle', MAX_TEXT_CHARS + 1));
+      return setText(session, 'aiTitle', line.str(K.aiTitle, MAX_TEXT_CHARS + 1));
     case 'summary':
-      return setText(session, 'summary', line.str('summary', MAX_TEXT_CHARS + 1));
+      return setText(session, 'summary', line.str(K.summary, MAX_TEXT_CHARS + 1));
     case 'last-prompt':
-      return setText(session, 'lastPrompt', line.str('lastPrompt', MAX_TEXT_CHARS + 1));
+      return setText(session, 'lastPrompt', line.str(K.lastPrompt, MAX_TEXT_CHARS + 1));
     case 'cost-state':
-      sessionFacts.costUsd = line.num('totalCostUSD') ?? sessionFacts.costUsd;
-      sessionFacts.linesAdded = line.num('totalLinesAdded') ?? sessionFacts.linesAdded;
-      sessionFacts.linesRemoved = line.num('totalLinesRemoved') ?? sessionFacts.linesRemoved;
+      sessionFacts.costUsd = line.num(K.totalCostUSD) ?? sessionFacts.costUsd;
+      sessionFacts.linesAdded = line.num(K.totalLinesAdded) ?? sessionFacts.linesAdded;
+      sessionFacts.linesRemoved = line.num(K.totalLinesRemoved) ?? sessionFacts.linesRemoved;
       return;
   }
-  sessionFacts.gitBranch = shortString(line, 'gitBranch') ?? sessionFacts.gitBranch;
-  sessionFacts.version = shortString(line, 'version') ?? sessionFacts.version;
-  sessionFacts.entrypoint = shortString(line, 'entrypoint') ?? sessionFacts.entrypoint;
+  sessionFacts.gitBranch = shortString(line, K.gitBranch) ?? sessionFacts.gitBranch;
+  sessionFacts.version = shortString(line, K.version) ?? sessionFacts.version;
+  sessionFacts.entrypoint = shortString(line, K.entrypoint) ?? sessionFacts.entrypoint;
   if (head.type === 'user' && head.owner.main) {
     const prompt = typedPrompt(line);
     if (prompt !== null) {
@@ -80,9 +81,9 @@ export function cardLine(facts: CardFacts, line: LineView, head: LineHead): void
 
 /** The text of a user line the person typed, or null when it is none (see the top of this file). */
 export function typedPrompt(line: LineView): string | null {
-  if (line.bool('isMeta') === true || line.bool('isCompactSummary') === true || line.bool('isSidechain') === true) return null;
-  if (line.bool('isVisibleInTranscriptOnly') === true) return null;
-  const content = line.node('message')?.get('content') ?? null;
+  if (line.bool(K.isMeta) === true || line.bool(K.isCompactSummary) === true || line.bool(K.isSidechain) === true) return null;
+  if (line.bool(K.isVisibleInTranscriptOnly) === true) return null;
+  const content = line.node(K.message)?.get(K.content) ?? null;
   const text = content === null ? null : contentText(content);
   if (text === null) return null;
   const start = text.trimStart();
@@ -95,10 +96,10 @@ function contentText(content: NodeView): string | null {
   if (content.kind === 'string') return content.str(MAX_TEXT_CHARS + 1);
   const texts: string[] = [];
   for (const part of content.items()) {
-    const type = part.get('type')?.str(32);
+    const type = part.get(K.type)?.str(32);
     if (type === 'tool_result') return null;
     if (type === 'text') {
-      const text = part.get('text')?.str(MAX_TEXT_CHARS + 1);
+      const text = part.get(K.text)?.str(MAX_TEXT_CHARS + 1);
       if (text) texts.push(text);
     }
   }
