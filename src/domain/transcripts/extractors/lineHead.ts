@@ -8,7 +8,7 @@ export interface LineHead {
   type: string | null;
   /** The line's own sessionId when it is a valid one. */
   ownSessionId: string | null;
-  /** Its session: its own, else the log's. */
+  /** Its session: its own, or the log's when it names none (a summary line); null when it names no valid one. */
   sessionId: string | null;
   agentId: string | null;
   at: string | null;
@@ -48,7 +48,8 @@ export function lineHead(line: LineView, owner: LogOwner, span: Span, number: nu
   return {
     type: shortString(line, K.type),
     ownSessionId,
-    sessionId: ownSessionId ?? owner.sessionId,
+    // A line that names no session is its log's; one that names something else than a session id, nobody's.
+    sessionId: line.has(K.sessionId) ? ownSessionId : owner.sessionId,
     agentId: shortString(line, K.agentId) ?? owner.agentId,
     at: shortString(line, K.timestamp),
     owner,
