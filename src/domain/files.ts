@@ -100,6 +100,20 @@ export function readRegularFileSync(file: string, links?: LinkResolver): { bytes
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
 }
 
+/** A link-refusing resolver: the file itself or nothing. */
+const NO_LINKS: LinkResolver = () => null;
+
+/**
+ * One of the viewer's own cache files: its bytes, null when it is missing, not a regular file (a FIFO, a
+ * device or a symlink put there: refused, never read or waited on) or unreadable, TOO_LARGE past `maxBytes`
+ * (told by its size, before reading it).
+ */
+export function readCacheFileSync(file: string, maxBytes: number): Buffer | null | typeof TOO_LARGE {
+  return withRegularFileSync(file, (fd, stats) => (stats.size > maxBytes ? TOO_LARGE : readFileSync(fd)), NO_LINKS);
+}
+
+export const TOO_LARGE = Symbol('too large');
+
 /**
  * A file's first bytes as text, in pieces (joined, they are the text), and whether they are the whole
  * file. Each piece but the last ends with a newline.
