@@ -10,7 +10,7 @@ import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { memoryHealth } from './memoryHealth.js';
 import { searchEverything } from './searchTool.js';
-import { FindQueryError } from '../domain/find/finder.js';
+import { isFindQueryError } from '../domain/find/finder.js';
 
 const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
 const toolError = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
@@ -61,7 +61,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     try {
       return json(await searchEverything(viewer, query, limit ?? 10));
     } catch (err) {
-      if (err instanceof FindQueryError) return toolError(err.message);
+      if (isFindQueryError(err)) return toolError(err.message);
       throw err;
     }
   });

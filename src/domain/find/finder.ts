@@ -16,7 +16,7 @@ import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
 import { KeptTexts } from './keptTexts.js';
 
-export { FindQueryError } from './query.js';
+export { FindQueryError, isFindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
 
 export interface FindResult {
