@@ -88,14 +88,13 @@ export class Viewer {
     this.history = new HistoryKeeper({
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
-      restoreSaved: () => persisted.restoreHistory((lines) => this.history.index.restore(lines)),
       after: () => this.plans.searchPrepared(),
     });
     persisted.connect(
       {
         sessions: () => this.sessions,
         plans: () => this.plans.saved(),
-        history: () => ({ savedLines: () => this.history.index.savedLines(), save: () => this.history.save() }),
+        history: () => ({ save: () => this.history.save() }),
       },
       { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
     );
@@ -115,7 +114,13 @@ export class Viewer {
     });
     // The spec's plan search is exact without its filters but reads every plan: they are built before the
     // plan history and the find index, which take far longer on a heavy home.
-    this.finder = new Finder({ plans: this.plans, memory: this.memory, history: this.history, logger: options.logger, after: () => this.plans.searchPrepared() });
+    this.finder = new Finder({
+      plans: this.plans, memory: this.memory, history: this.history, logger: options.logger,
+      after: async () => {
+        await this.plans.searchPrepared();
+        await this.transcriptsReady;
+      },
+    });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
       this.finder.changed('plans');
@@ -190,12 +195,20 @@ export class Viewer {
     this.trace('project plans read');
   }
 
+  /**
+   * Resolves once every log's facts are at hand (after load(); a restore parses them in the background
+   * after the first answers): what answers from the transcripts' facts (plan history, session cards, the
+   * search's sessions) waits for it, so that none is built on part of them.
+   */
+  transcriptsReady: Promise<void> = this.loaded;
+
   /** Step 4. */
   private publish(): void {
     this.persisted.changed('sessions', true);
     this.persisted.changed('plans', true);
     this.isLoaded = true;
     this.markLoaded();
+    this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined);
     if (!this.options.deferWatch) void this.startWatching();
   }
 
@@ -257,7 +270,6 @@ export class Viewer {
     const before = this.plans.count;
     await this.sessionQueue.run(() => this.sessions.refresh());
     this.persisted.changed('sessions');
-    void this.history.logChanged(null);
     const folders = await this.planFolders();
     await this.planQueue.run(() => this.plans.rescan(folders));
     await this.watchers?.setPlanFolders(folders);
@@ -317,8 +329,6 @@ export class Viewer {
     const changed = await this.sessionQueue.run(() =>
       filepath === null ? this.sessions.refresh() : this.sessions.updateFile(filepath));
     this.persisted.changed('sessions');
-    // A plan's story can grow without any link changing (a Write of a plan already linked).
-    void this.history.logChanged(filepath);
     if (!changed) return;
     const cwds = this.sessions.knownCwds();
     if (!sameList(before, cwds) || projectsSignature(this.sessions.projectFolders()) !== foldersBefore) {

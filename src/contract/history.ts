@@ -19,10 +19,10 @@ const text = (description: string, example: string) => ({
 });
 
 export const PlanVersionSchema = Type.Object({
-  id: Type.String({ description: 'Stable within a home: t… a tool call, o… a content the viewer saw, d… the file on disk' }),
+  id: Type.String({ description: 'Stable within a home: t… a tool call, a… a text a person approved, o… a content the viewer saw, d… the file on disk' }),
   at: NullableString('When this version was written (the tool call\'s timestamp, else the file\'s mtime)'),
-  source: Type.Union([Type.Literal('write'), Type.Literal('edit'), Type.Literal('observed'), Type.Literal('disk')], {
-    description: 'write: a Write call (the whole text); edit: an Edit or MultiEdit applied to the version before; observed: a content the viewer saw of the file that no tool call explains; disk: the file now, when it is none of the others',
+  source: Type.Union([Type.Literal('write'), Type.Literal('edit'), Type.Literal('approved'), Type.Literal('observed'), Type.Literal('disk')], {
+    description: 'write: a Write call (the whole text); edit: an Edit or MultiEdit applied to the version before; approved: the exact text a person approved in plan mode (ExitPlanMode\'s plan, its result\'s approved plan), when it differs from every other version; observed: a content the viewer saw of the file that no tool call explains; disk: the file now, when it is none of the others',
   }),
   sessionId: NullableString('The session that wrote it (tool calls only)'),
   agentId: NullableString('The subagent that wrote it, when a subagent did'),
@@ -51,15 +51,15 @@ export const ArchivedPlanSchema = Type.Object({
 export const SessionCardSchema = Type.Object({
   sessionId: Type.String(),
   title: NullableString('The latest /rename, else its AI title, else its summary'),
-  firstPrompt: NullableString('The first thing the user typed'),
-  lastPrompt: NullableString('The last thing the user typed'),
+  firstPrompt: NullableString('The first prompt the user typed in the session\'s own transcript (not a subagent\'s task, a slash command or its output)'),
+  lastPrompt: NullableString('The last prompt the user typed (a last-prompt line, else the last typed prompt)'),
   gitBranch: NullableString('Git branch of its last line'),
-  cwd: NullableString('Working directory'),
-  project: NullableString('Last path segment of cwd'),
+  cwd: NullableString('The working directory the session started in (its project folder is named after it): where claude --resume finds it'),
+  project: NullableString('Last path segment of cwd, or of the repository for a worktree (<repo>/.claude/worktrees/<name>)'),
   version: NullableString('Claude Code version of its last line'),
   entrypoint: NullableString('cli, claude-vscode, sdk-…'),
-  firstAt: NullableString('First timestamp'),
-  lastAt: NullableString('Last timestamp'),
+  firstAt: NullableString('The earliest timestamp of any of its lines (its subagents\' included)'),
+  lastAt: NullableString('The latest timestamp of any of its lines (its subagents\' included)'),
   costUsd: NullableNumber('Total cost in USD, when a cost-state line says'),
   linesAdded: NullableNumber('Lines added, when a cost-state line says'),
   linesRemoved: NullableNumber('Lines removed, when a cost-state line says'),
@@ -69,6 +69,7 @@ export const SessionCardSchema = Type.Object({
     description: NullableString('description from its .meta.json'),
   }, { additionalProperties: false })),
   plans: Type.Array(Type.String(), { description: 'File names of listed plans it belongs to' }),
+  unreadLines: Type.Integer({ description: 'Lines of its logs longer than the reader\'s per-line limit (32 MiB), whose facts are not known: when not 0, the card may miss what they hold' }),
   resumeCommand: Type.String({ description: 'cd <cwd> && claude --resume <sessionId>' }),
 }, { additionalProperties: false });
 
@@ -77,7 +78,7 @@ const PlanName = Type.Object({ filename: Type.String({ description: 'A plan file
 export const historyEndpoints = {
   history: {
     summary: 'A plan\'s versions and plan-mode events, oldest first (extension)',
-    description: 'For plans listed by GET /api/plans and plans in GET /api/archive. Versions come from the transcripts\' Write/Edit/MultiEdit calls, from contents the viewer saw, and from the file on disk; events from plan-mode attachments and ExitPlanMode answers. The logs are read in the background after start: until then a story holds what was read so far.',
+    description: 'For plans listed by GET /api/plans and plans in GET /api/archive. Versions come from the transcripts\' Write/Edit/MultiEdit calls and the texts approved in plan mode, from contents the viewer saw, and from the file on disk; events from plan-mode attachments and ExitPlanMode answers. Answered once every log\'s facts are at hand (a request during the first scan, or while a restart restores them, waits), so a story is never built on part of them; `unreadLines` says whether a line was too long to read.',
     params: PlanName,
     response: {
       200: Type.Object({
@@ -85,6 +86,7 @@ export const historyEndpoints = {
         versions: Type.Array(PlanVersionSchema),
         events: Type.Array(PlanEventSchema),
         sessions: Type.Array(Type.String(), { description: 'Every session of the plan: by its slug, by writing it, by plan mode naming it' }),
+        unreadLines: Type.Integer({ description: 'Lines of these sessions\' logs longer than the reader\'s per-line limit (32 MiB), whose facts are not known: when not 0, versions or events they hold may be missing' }),
         retention: Type.Object({
           cleanupPeriodDays: Type.Number({ description: 'From the user settings (cleanupPeriodDays), else 30' }),
           deletesAt: NullableString('When Claude Code will delete the plan (its mtime plus the period); null for plans it does not delete (other folders, archived)'),

@@ -1,22 +1,20 @@
 // A JSON file in the user's cache dir that a restart reads instead of redoing work. Written atomically
 // (temp file, then rename), so a crash mid-write never leaves a torn cache; read defensively, because
-// a cache may be stale, corrupt, foreign or hand-edited: callers validate what they get.
+// a cache may be stale, corrupt, foreign or hand-edited: callers validate what they get, and what is not a
+// regular file (a FIFO, a device, a symlink put in its place) is refused without being read.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DERIVATION_VERSION } from './derivation.js';
+import { readCacheFileSync, TOO_LARGE } from './files.js';
 
 export class CacheFile {
   readonly file: string;
 
-  /**
-   * One file per kind and per source path (hashed, so any path gives a safe file name); `jsonl` for one
-   * written and read by lines (writeLines(), readLines()).
-   */
-  constructor(cacheDir: string, kind: string, sourcePath: string, private readonly maxBytes: number, extension: 'json' | 'jsonl' = 'json') {
+  /** One file per kind and per source path (hashed, so any path gives a safe file name). */
+  constructor(cacheDir: string, kind: string, sourcePath: string, private readonly maxBytes: number) {
     const key = createHash('sha256').update(path.resolve(sourcePath)).digest('hex').slice(0, 16);
-    this.file = path.join(cacheDir, `${kind}-${key}.${extension}`);
+    this.file = path.join(cacheDir, `${kind}-${key}.json`);
   }
 
   /**
@@ -25,45 +23,31 @@ export class CacheFile {
    * needs the event loop.
    */
   read(): unknown {
-    let raw: string;
-    try {
-      raw = readFileSync(this.file, 'utf8');
-    } catch {
-      return MISSING;
-    }
-    if (raw.length > this.maxBytes) return CORRUPT;
-    return markedObject(raw);
+    const bytes = readCacheFileSync(this.file, this.maxBytes);
+    if (bytes === null) return MISSING;
+    if (bytes === TOO_LARGE) return CORRUPT;
+    return markedObject(bytes.toString('utf8'));
   }
 
   /**
-   * The lines writeLines() wrote, after its first (the rules' version, checked): MISSING when there is no
-   * file or other rules wrote it, CORRUPT when it is too large or its first line is not that. The file is
-   * read off the main thread, and each line decoded only when the caller takes it, so that a large cache
-   * restores in slices instead of one long parse (docs/decisions.md, D54).
+   * The lines writeLines() wrote after its first (the rules' version, checked), as byte ranges of the file's
+   * bytes, decoded only by whoever needs one: MISSING when there is no file or other rules wrote it, CORRUPT
+   * when it is too large or its first line is not that. Synchronous, for what a start restores at once.
    */
-  async readLines(): Promise<Iterable<string> | typeof MISSING | typeof CORRUPT> {
-    // A first run has no file: that is answered at once, not after a read queued in the thread pool behind
-    // the watchers' crawl (the history's first pass waits for this answer). A file too large is not read.
-    let size: number;
-    try {
-      const stats = statSync(this.file, { throwIfNoEntry: false });
-      if (stats === undefined) return MISSING;
-      size = stats.size;
-    } catch {
-      return MISSING;
+  readLinesSync(): { bytes: Buffer; lines: [start: number, end: number][] } | typeof MISSING | typeof CORRUPT {
+    const bytes = readCacheFileSync(this.file, this.maxBytes);
+    if (bytes === null) return MISSING;
+    if (bytes === TOO_LARGE) return CORRUPT;
+    const lines: [number, number][] = [];
+    for (let start = 0; start < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, start);
+      const end = newline === -1 ? bytes.length : newline;
+      lines.push([start, end]);
+      start = end + 1;
     }
-    if (size > this.maxBytes) return CORRUPT;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(this.file);
-    } catch {
-      return MISSING;
-    }
-    if (bytes.length > this.maxBytes) return CORRUPT;
-    const lines = linesOf(bytes);
-    const first = lines.next();
-    const header = first.done === true ? CORRUPT : markedObject(first.value);
-    return header === MISSING || header === CORRUPT ? header : { [Symbol.iterator]: () => lines };
+    const first = lines.shift();
+    const header = first === undefined ? CORRUPT : markedObject(bytes.toString('utf8', first[0], first[1]));
+    return header === MISSING || header === CORRUPT ? header : { bytes, lines };
   }
 
   /** Writes `lines` (none holding a newline) after a first one naming the rules' version: true, or why not. */
@@ -81,12 +65,8 @@ export class CacheFile {
    * JSON and decoded again. Null when it is missing, unreadable or too large; callers check what they get.
    */
   readBytes(suffix: string): Buffer | null {
-    try {
-      const bytes = readFileSync(this.companion(suffix));
-      return bytes.length > this.maxBytes ? null : bytes;
-    } catch {
-      return null;
-    }
+    const bytes = readCacheFileSync(this.companion(suffix), this.maxBytes);
+    return bytes === TOO_LARGE ? null : bytes;
   }
 
   writeBytes(suffix: string, bytes: Buffer): Promise<true | string> {
@@ -115,16 +95,6 @@ function markedObject(json: string): object | typeof MISSING | typeof CORRUPT {
   }
   if (typeof data !== 'object' || data === null) return CORRUPT;
   return (data as { derivation?: unknown }).derivation === DERIVATION_VERSION ? data : MISSING;
-}
-
-/** The lines of `bytes` (UTF-8, each ended by a newline), each decoded as it is taken. */
-function* linesOf(bytes: Buffer): Generator<string, void, undefined> {
-  for (let start = 0; start < bytes.length;) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    yield bytes.toString('utf8', start, end);
-    start = end + 1;
-  }
 }
 
 /** Temp file, then rename: true, or why it could not (the temp file is removed). */

@@ -100,6 +100,20 @@ export function readRegularFileSync(file: string, links?: LinkResolver): { bytes
   return withRegularFileSync(file, (fd, stats) => ({ bytes: readFileSync(fd), stats }), links);
 }
 
+/** A link-refusing resolver: the file itself or nothing. */
+const NO_LINKS: LinkResolver = () => null;
+
+/**
+ * One of the viewer's own cache files: its bytes, null when it is missing, not a regular file (a FIFO, a
+ * device or a symlink put there: refused, never read or waited on) or unreadable, TOO_LARGE past `maxBytes`
+ * (told by its size, before reading it).
+ */
+export function readCacheFileSync(file: string, maxBytes: number): Buffer | null | typeof TOO_LARGE {
+  return withRegularFileSync(file, (fd, stats) => (stats.size > maxBytes ? TOO_LARGE : readFileSync(fd)), NO_LINKS);
+}
+
+export const TOO_LARGE = Symbol('too large');
+
 /**
  * A file's first bytes as text, in pieces (joined, they are the text), and whether they are the whole
  * file. Each piece but the last ends with a newline.
@@ -172,7 +186,18 @@ export function createdTime(stats: Stats): Date {
   return stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime;
 }
 
-/** Last segment of a POSIX or Windows path: the project name of a session's cwd. */
+/**
+ * The project a session's cwd belongs to: its last path segment, or the repository's for a worktree
+ * (`<repo>/.claude/worktrees/<name>`, where the Desktop app and `/fork` put sessions).
+ */
+export function projectName(cwd: string): string {
+  const worktree = WORKTREE.exec(cwd);
+  return lastPathSegment(worktree === null ? cwd : worktree[1]!);
+}
+
+const WORKTREE = /^(.+?)[\\/]\.claude[\\/]worktrees[\\/][^\\/]+(?:[\\/].*)?$/;
+
+/** Last segment of a POSIX or Windows path. */
 export function lastPathSegment(p: string): string {
   // Called per plan for every list built: index arithmetic instead of a regex split.
   let end = p.length;

@@ -4,7 +4,6 @@
 // cache dir (cacheFile.ts: written atomically, marked with the derivation rules' version, see
 // derivation.ts); a restart restores them, and changes are saved soon after start and then at most once a
 // minute. New derived data joins here: a restore, a save, and its facts under the same version.
-import { CacheFile, MISSING, CORRUPT } from './cacheFile.js';
 import { PlanCache, type SavedPlans } from './plans/planCache.js';
 import { SessionIndexCache } from './sessions/indexCache.js';
 import type { SessionIndex, SessionIndexOptions } from './sessions/sessionIndex.js';
@@ -15,7 +14,6 @@ import type { Logger } from './types.js';
 const SAVE_DELAY_MS = 60_000;
 // After start the caches are saved soon, but not while the first requests are being answered.
 const FIRST_SAVE_DELAY_MS = 2000;
-const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 
 export type PersistedKind = 'sessions' | 'plans' | 'history';
 
@@ -25,7 +23,6 @@ export type Savers = Record<PersistedKind, (save: () => Promise<void>) => Promis
 export class PersistedState {
   private readonly index: SessionIndexCache | null;
   private readonly plans: PlanCache | null;
-  private readonly history: CacheFile | null;
   private readonly unsaved = new Set<PersistedKind>();
   private timer: NodeJS.Timeout | null = null;
   private due = Infinity;
@@ -35,20 +32,10 @@ export class PersistedState {
   constructor(cacheDir: string | null, claudeDir: string, projectsDir: string, logger?: Logger) {
     this.index = cacheDir ? new SessionIndexCache(cacheDir, projectsDir, logger) : null;
     this.plans = cacheDir ? new PlanCache(cacheDir, claudeDir, logger) : null;
-    this.history = cacheDir ? new CacheFile(cacheDir, 'history', claudeDir, MAX_HISTORY_BYTES, 'jsonl') : null;
     this.logger = logger;
   }
 
   private readonly logger: Logger | undefined;
-
-  /** The transcripts' plan facts the last run saved, for `restore` to take (false: none usable). */
-  async restoreHistory(restore: (lines: Iterable<string>) => Promise<boolean>): Promise<boolean> {
-    const lines = (await this.history?.readLines()) ?? MISSING;
-    if (lines === MISSING) return false;
-    if (lines !== CORRUPT && (await restore(lines))) return true;
-    this.logger?.warn(`ignoring the history cache ${this.history!.file}: not a valid cache; rebuilding it`);
-    return false;
-  }
 
   /** The session index the last run saved, when its rules and its projects dir are this run's. */
   async restoreSessions(options: SessionIndexOptions): Promise<SessionIndex | null> {
@@ -61,18 +48,12 @@ export class PersistedState {
   }
 
   /** Where a save takes what it writes from: the stores, through their queues. */
-  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans; history: () => { savedLines(): Promise<string[]>; save(): void } }, savers: Savers): void {
+  connect(what: { sessions: () => SessionIndex; plans: () => SavedPlans; history: () => { save(): void } }, savers: Savers): void {
     this.saveNow = async (): Promise<void> => {
       if (this.unsaved.delete('sessions')) await savers.sessions(async () => this.index?.save(what.sessions()));
       if (this.unsaved.delete('plans')) await savers.plans(async () => this.plans?.save(what.plans()));
-      if (this.unsaved.delete('history')) {
-        await savers.history(async () => {
-          const history = what.history();
-          history.save();
-          const result = await this.history?.writeLines(await history.savedLines());
-          if (typeof result === 'string') this.logger?.warn(`could not save the history cache: ${result}`);
-        });
-      }
+      // The plans' observed versions (their own store); the transcripts' facts are saved with the session index.
+      if (this.unsaved.delete('history')) await savers.history(async () => what.history().save());
     };
   }
 

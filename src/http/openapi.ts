@@ -10,8 +10,9 @@ Behaviour where the interface leaves it open:
 - **Plan title** without a heading: the file name without \`.md\`. Headings inside fenced code do not count; a leading BOM
   is ignored and a leading "Plan:" is removed.
 - **project / sessionId**: from the session logs (\`<claude>/projects/*/*.jsonl\` and subagent logs): the last line
-  carrying \`"slug":"<plan file stem>"\` gives the sessionId, that session's \`cwd\` the project (its last path segment).
-  \`<slug>-agent-<id>.md\` belongs to \`<slug>\`'s session. No such line: both null.
+  carrying \`"slug":"<plan file stem>"\` gives the sessionId; the \`cwd\` that session started in (the one its project
+  folder is named after) gives the project: its last path segment, or the repository's for a worktree
+  (\`<repo>/.claude/worktrees/<name>\`). \`<slug>-agent-<id>.md\` belongs to \`<slug>\`'s session. No such line: both null.
 - **Plan sources**: \`<claude>/plans/*.md\` plus the \`plansDirectory\` of every project known from the logs. When two
   folders hold the same file name, the most recently modified file is listed.
 - **Absent q** on the search endpoints behaves as an empty q: no matches (200).

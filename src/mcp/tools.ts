@@ -10,7 +10,7 @@ import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { memoryHealth } from './memoryHealth.js';
 import { searchEverything } from './searchTool.js';
-import { FindQueryError } from '../domain/find/finder.js';
+import { isFindQueryError } from '../domain/find/finder.js';
 
 const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
 const toolError = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
@@ -61,7 +61,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     try {
       return json(await searchEverything(viewer, query, limit ?? 10));
     } catch (err) {
-      if (err instanceof FindQueryError) return toolError(err.message);
+      if (isFindQueryError(err)) return toolError(err.message);
       throw err;
     }
   });
@@ -101,7 +101,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     const most = maxBytes ?? DEFAULT_WINDOW_BYTES;
     let window: ContentWindow | null;
     if (version !== undefined) {
-      await viewer.history.ready;
+      await viewer.transcriptsReady;
       const found = await viewer.history.stories.version(filename, version);
       if (found === null) return toolError(`No version ${version} of plan ${filename} (see plan_history for its versions)`);
       window = 'text' in found ? textWindow(found.text, at, most) : await openedFileWindow(found.file, at, most);
@@ -112,7 +112,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       window = opened && (await openedFileWindow(opened, at, most));
       if (window === null) return toolError(`Plan ${filename} can no longer be read`);
     }
-    await viewer.history.ready;
+    await viewer.transcriptsReady;
     const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
     return json({ metadata, version: version ?? null, ...windowed(window), session });
   });
@@ -122,10 +122,13 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     inputSchema: { filename: z.string().min(1).max(1024).describe('The plan\'s file name, listed or archived') },
     annotations: readOnly,
   }, async ({ filename }) => {
-    await viewer.history.ready;
+    await viewer.transcriptsReady;
     const story = await viewer.history.stories.story(filename);
     if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
-    return json({ filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: viewer.history.stories.retention(filename) });
+    return json({
+      filename, versions: story.versions, events: story.events, sessions: story.sessions,
+      unreadLines: viewer.history.index.unreadLines(story.sessions), retention: viewer.history.stories.retention(filename),
+    });
   });
 
   server.registerTool('get_memory', {
@@ -164,7 +167,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId') },
     annotations: readOnly,
   }, async ({ sessionId }) => {
-    await viewer.history.ready;
+    await viewer.transcriptsReady;
     const card = viewer.history.stories.session(sessionId);
     return card === null ? toolError(`No session ${sessionId}`) : json(card);
   });

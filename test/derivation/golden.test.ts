@@ -10,6 +10,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PlanMetadataSchema } from '../../src/contract/shapes.js';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { Viewer } from '../../src/viewer.js';
 
@@ -28,7 +29,6 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'pmv-golden-'));
   await cp(FIXTURES, path.join(root, 'claude'), { recursive: true });
   viewer = await Viewer.open({ claudeDir: path.join(root, 'claude'), homeDir: root, logger: { warn: () => undefined }, watch: false, cacheDir: null });
-  await viewer.history.start();
 });
 
 afterAll(async () => {
@@ -36,28 +36,37 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A plan's fields the file system decides (its place and times): every other field of the one schema is derived. */
+const FILE_SYSTEM_FIELDS = new Set(['filepath', 'modified', 'created']);
+const PLAN_FIELDS = Object.keys(PlanMetadataSchema.properties).filter((key) => !FILE_SYSTEM_FIELDS.has(key));
+
 /** Everything derived from the fixture files that a cache keeps, without what the file system decides (times, paths). */
 async function derivedFacts(): Promise<unknown> {
   const claude = path.join(root, 'claude');
   // By name: the copies' times (and so the list's order) differ from run to run.
   const plans = [...viewer.plans.list()].sort((a, b) => (a.filename < b.filename ? -1 : 1));
   return {
-    plans: plans.map(({ filename, title, size, lineCount, wordCount, project, sessionId }) =>
-      ({ filename, title, size, lineCount, wordCount, project, sessionId })),
+    plans: plans.map((plan) => Object.fromEntries(PLAN_FIELDS.map((key) => [key, plan[key as keyof typeof plan]]))),
     links: plans.map((p) => ({ plan: p.filename, link: viewer.sessions.linkForPlan(p.filename) })),
     cwds: viewer.sessions.knownCwds(),
     projectFolders: viewer.sessions.projectFolders().map((f) => ({ key: f.key, dir: path.relative(claude, f.dir), cwd: f.cwd })),
-    transcripts: await transcriptFacts(claude),
+    transcripts: transcriptFacts(claude),
   };
 }
 
-/** What the history index read from each log (its plan story facts, session facts and their lines), by log. */
-async function transcriptFacts(claude: string): Promise<unknown> {
-  const [, ...saved] = await viewer.history.index.savedLines();
-  return saved
-    .map((text) => JSON.parse(text) as [string, { offset: number; lines: number; facts: unknown }])
-    .map(([log, { offset, lines, facts }]) => ({ log: path.relative(claude, log), offset, lines, facts }))
+/** Every fact the one transcript reader's extractors keep of each log, whatever they are, by log. */
+function transcriptFacts(claude: string): unknown {
+  return [...viewer.sessions.logs()]
+    .map(([log, facts]) => ({ log: path.relative(claude, log), facts: plain(facts) }))
     .sort((a, b) => (a.log < b.log ? -1 : 1));
+}
+
+/** Maps as objects with sorted keys, so the facts compare as JSON. */
+function plain(value: unknown): unknown {
+  if (value instanceof Map) return Object.fromEntries([...value].sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)).map(([k, v]) => [k, plain(v)]));
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.keys(value).map((k) => [k, plain((value as Record<string, unknown>)[k])]));
+  return value;
 }
 
 describe('the derivation version', () => {

@@ -238,6 +238,7 @@ describe('session cards', () => {
       linesRemoved: 30,
       subagents: [{ agentId: 'a1b2c3d4e5f6a7b8c', type: 'Plan', description: 'Research themes' }],
       plans: ['dark-mode-happy-otter-agent-a1b2c3d4e5f6a7b8c.md', 'dark-mode-happy-otter.md'],
+      unreadLines: 0,
       resumeCommand: `cd ${repo} && claude --resume ${A}`,
     });
   });

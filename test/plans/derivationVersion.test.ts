@@ -30,10 +30,18 @@ async function cacheFile(kind: string): Promise<string> {
   return path.join(cache, name);
 }
 
-/** Rewrites a cache file's JSON text (its facts), and the rules' version it claims. */
+/**
+ * Rewrites a cache file's text (its facts), and the rules' version it claims: one JSON document, or lines
+ * whose first names the version (the session index, indexCache.ts).
+ */
 async function editCache(kind: string, edit: (text: string) => string, derivation: number): Promise<void> {
   const file = await cacheFile(kind);
-  const doc = JSON.parse(edit(await readFile(file, 'utf8'))) as Record<string, unknown>;
+  const text = edit(await readFile(file, 'utf8'));
+  if (text.startsWith('{"derivation":') && text.includes('\n')) {
+    await writeFile(file, `${JSON.stringify({ derivation })}${text.slice(text.indexOf('\n'))}`);
+    return;
+  }
+  const doc = JSON.parse(text) as Record<string, unknown>;
   await writeFile(file, JSON.stringify({ ...doc, derivation }));
 }
 

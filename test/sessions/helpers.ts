@@ -1,9 +1,8 @@
 // Shared fixtures for the session tests: log lines shaped like Claude Code's, and throwaway homes.
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LineScanner, type LineRecord, type LineScannerOptions } from '../../src/domain/sessions/lineScanner.js';
 
 export interface ConversationLine {
   sessionId: string;
@@ -58,28 +57,6 @@ export function summaryLine(): string {
   return `${JSON.stringify({ type: 'summary', summary: 'A summary', leafUuid: randomUUID() })}\n`;
 }
 
-/** Feeds `data` in the given chunk sizes (cycled), then ends the stream. */
-export function scanChunks(
-  data: Buffer,
-  sizes: readonly number[] = [data.length || 1],
-  options: LineScannerOptions = {},
-): LineRecord[] {
-  const scanner = new LineScanner(options);
-  const records: LineRecord[] = [];
-  let at = 0;
-  for (let i = 0; at < data.length; i++) {
-    const size = Math.max(1, sizes[i % sizes.length]!);
-    records.push(...scanner.feed(data.subarray(at, at + size)));
-    at += size;
-  }
-  records.push(...scanner.end());
-  return records;
-}
-
-export function scanText(text: string): LineRecord[] {
-  return scanChunks(Buffer.from(text, 'utf8'));
-}
-
 export interface TempHome {
   root: string;
   projectsDir: string;
@@ -124,4 +101,21 @@ export const SID_C = '3d2e6b9a-4f5c-4e7d-9a0b-9c8d7e6f5a4b';
 export function indexFacts(index: { toJSON(): unknown }): unknown {
   const { dirs: _dirs, viewStamp: _stamp, ...facts } = index.toJSON() as Record<string, unknown>;
   return facts;
+}
+
+/** The session index cache file (indexCache.ts) as its parts: the rules' version, the index, each log's other facts. */
+export interface IndexCacheParts {
+  header: { derivation: number };
+  index: Record<string, unknown> & { files: unknown[] };
+  facts: string[];
+}
+
+export async function readIndexCache(file: string): Promise<IndexCacheParts> {
+  const [header, index, ...facts] = (await readFile(file, 'utf8')).split('\n');
+  if (facts.at(-1) === '') facts.pop();
+  return { header: JSON.parse(header!) as IndexCacheParts['header'], index: JSON.parse(index!) as IndexCacheParts['index'], facts };
+}
+
+export async function writeIndexCache(file: string, parts: IndexCacheParts): Promise<void> {
+  await writeFile(file, [JSON.stringify(parts.header), JSON.stringify(parts.index), ...parts.facts, ''].join('\n'));
 }

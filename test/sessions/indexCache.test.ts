@@ -5,6 +5,7 @@ import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { Viewer } from '../../src/viewer.js';
 import { TempHome, conversationLine, uuid } from '../helpers/home.js';
+import { readIndexCache, writeIndexCache } from './helpers.js';
 
 let home: TempHome;
 let cache: string;
@@ -53,10 +54,11 @@ describe('persisted session index', () => {
     expect(saved.length).toBeGreaterThan(0);
 
     // Torn, foreign, and one of ours with a negative size in its first file.
-    const negative = JSON.parse(saved) as { files: unknown[] };
-    negative.files[1] = -5;
-    for (const bad of ['{ torn', JSON.stringify({ derivation: DERIVATION_VERSION, format: 'something-else' }), JSON.stringify(negative)]) {
-      await writeFile(file, bad);
+    const negative = await readIndexCache(file);
+    negative.index.files[1] = -5;
+    for (const bad of ['{ torn', JSON.stringify({ derivation: DERIVATION_VERSION, format: 'something-else' }), negative]) {
+      if (typeof bad === 'string') await writeFile(file, bad);
+      else await writeIndexCache(file, bad);
       warnings = [];
       const viewer = await open();
       expect(viewer.plans.find('cached-plan.md')?.sessionId).toBe(uuid(1));
@@ -109,6 +111,7 @@ describe('persisted session index', () => {
     expect(after[0]).not.toBe(before[0]);
     // No plan file changed, but the list did (later-plan.md has its session now): the saved list is rewritten.
     expect(after[1]).not.toBe(before[1]);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ derivation: DERIVATION_VERSION, ...(again.sessions.toJSON() as object) });
+    const { facts, ...index } = again.sessions.toJSON() as { facts: string[] };
+    expect(await readIndexCache(file)).toEqual({ header: { derivation: DERIVATION_VERSION }, index, facts });
   });
 });

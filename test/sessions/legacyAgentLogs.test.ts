@@ -3,7 +3,7 @@
 // through them. Every way the viewer learns about logs must find them: the first scan on this thread and
 // in the workers, a restart from the persisted index (including one saved before they counted as logs),
 // and the watchers while it runs.
-import { appendFile, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
@@ -11,7 +11,7 @@ import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { refreshesInWorkers, WORKER_MIN_FOLDERS } from '../../src/domain/sessions/indexHelpers.js';
 import { Viewer } from '../../src/viewer.js';
 import { conversationLine, encodeCwd, eventually, TempHome, uuid } from '../helpers/home.js';
-import { legacyAgentLine } from './helpers.js';
+import { legacyAgentLine, readIndexCache, writeIndexCache } from './helpers.js';
 
 let home: TempHome;
 let cache: string;
@@ -112,10 +112,10 @@ describe('subagent logs beside the sessions (Claude Code before 2.1.2)', () => {
     await home.write(agentLog(repo, AGENT_ID), legacyAgentLine(PARENT, repo, 'old-subagent-plan', AGENT_ID));
     await settle();
     const file = new SessionIndexCache(cache, projects).file;
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { derivation: number; files: unknown[] };
-    expect(saved.files.some((v) => typeof v === 'string' && v.includes('agent-'))).toBe(false);
+    const saved = await readIndexCache(file);
+    expect(saved.index.files.some((v) => typeof v === 'string' && v.includes('agent-'))).toBe(false);
     // Written by the previous build, whose rules did not count these logs (see src/domain/derivation.ts).
-    await writeFile(file, JSON.stringify({ ...saved, derivation: DERIVATION_VERSION - 1 }));
+    await writeIndexCache(file, { ...saved, header: { derivation: DERIVATION_VERSION - 1 } });
 
     const upgraded = await open({ cacheDir: cache });
     expect(linkOf(upgraded, 'old-subagent-plan.md')).toEqual(LINKED);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { SessionIndexCache } from '../../src/domain/sessions/indexCache.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
-import { conversationLine, SID_A, SID_B, tempHome, type TempHome } from './helpers.js';
+import { conversationLine, SID_A, SID_B, tempHome, writeIndexCache, type TempHome } from './helpers.js';
 
 const CWD_A = '/home/alice/src/webapp';
 const FOLDER = '-home-alice-src-webapp';
@@ -23,24 +23,29 @@ interface FileEntry {
   mtimeMs: number;
   ino: number;
   offset: number;
+  lines: number;
   lastCwd: string | null;
-  sessions: [string, string][];
+  lastCwdRank: number;
+  sessions: [string, string, number][];
   slugs: [string, string][];
+  rest: string;
 }
 
 /** The files of a snapshot, string indexes resolved (the test's own reading of the flat format). */
-function decodeFiles(snapshot: { strings: string[]; files: (string | number)[] }): FileEntry[] {
+function decodeFiles(snapshot: { strings: string[]; files: (string | number)[]; facts: string[] }): FileEntry[] {
   const { strings, files } = snapshot;
   const out: FileEntry[] = [];
-  const pairs = (at: number, count: number): [string, string][] =>
-    Array.from({ length: count }, (_, k) => [strings[files[at + 2 * k] as number]!, strings[files[at + 2 * k + 1] as number]!]);
   for (let at = 0; at < files.length; ) {
-    const [p, size, mtimeMs, ino, offset, lastCwd, sessionCount] = files.slice(at, at + 7) as [string, number, number, number, number, number, number];
-    const sessions = pairs(at + 7, sessionCount);
-    at += 7 + 2 * sessionCount;
-    const slugs = pairs(at + 1, files[at] as number);
-    at += 1 + 2 * slugs.length;
-    out.push({ path: p, size, mtimeMs, ino, offset, lastCwd: lastCwd === -1 ? null : strings[lastCwd]!, sessions, slugs });
+    const [p, size, mtimeMs, ino, offset, lines, lastCwd, lastCwdRank, sessionCount] = files.slice(at, at + 9) as [string, ...number[]];
+    at += 9;
+    const sessions = Array.from({ length: sessionCount! }, (_, k): [string, string, number] =>
+      [strings[files[at + 3 * k] as number]!, strings[files[at + 3 * k + 1] as number]!, files[at + 3 * k + 2] as number]);
+    at += 3 * sessionCount!;
+    const slugCount = files[at++] as number;
+    const slugs = Array.from({ length: slugCount }, (_, k): [string, string] => [strings[files[at + 2 * k] as number]!, strings[files[at + 2 * k + 1] as number]!]);
+    at += 2 * slugCount;
+    const rest = snapshot.facts[out.length]!;
+    out.push({ path: p, size: size!, mtimeMs: mtimeMs!, ino: ino!, offset: offset!, lines: lines!, lastCwd: lastCwd === -1 ? null : strings[lastCwd!]!, lastCwdRank: lastCwdRank!, sessions, slugs, rest });
   }
   return out;
 }
@@ -50,10 +55,10 @@ function encodeFiles(snapshot: object, entries: FileEntry[]): unknown {
   const strings: string[] = [];
   const ref = (value: string): number => (strings.includes(value) ? strings.indexOf(value) : strings.push(value) - 1);
   const files = entries.flatMap((e) => [
-    e.path, e.size, e.mtimeMs, e.ino, e.offset, e.lastCwd === null ? -1 : ref(e.lastCwd), e.sessions.length,
-    ...e.sessions.flatMap(([a, b]) => [ref(a), ref(b)]), e.slugs.length, ...e.slugs.flatMap(([a, b]) => [ref(a), ref(b)]),
+    e.path, e.size, e.mtimeMs, e.ino, e.offset, e.lines, e.lastCwd === null ? -1 : ref(e.lastCwd), e.lastCwdRank, e.sessions.length,
+    ...e.sessions.flatMap(([a, b, rank]) => [ref(a), ref(b), rank]), e.slugs.length, ...e.slugs.flatMap(([a, b]) => [ref(a), ref(b)]),
   ]);
-  return { ...snapshot, strings, files };
+  return { ...snapshot, strings, files, facts: entries.map((e) => e.rest) };
 }
 
 /** A JSON round trip, as a cache file would do it. */
@@ -105,7 +110,7 @@ describe('SessionIndex.toJSON / fromJSON', () => {
     await index.refresh();
     const sliced = JSON.parse(JSON.stringify(await index.snapshot())) as { files: unknown[]; dirs: unknown[] };
     expect(sliced).toEqual(viaJson(index));
-    expect(sliced.files.length).toBeGreaterThan(40 * 7);
+    expect(sliced.files.length).toBeGreaterThan(40 * 9);
     expect(sliced.dirs.length).toBeGreaterThan(0);
   });
 
@@ -123,7 +128,7 @@ describe('SessionIndex.toJSON / fromJSON', () => {
 
   it('rejects anything that is not a valid snapshot of this projects dir', async () => {
     const { index } = await populated();
-    const good = viaJson(index) as Record<string, unknown> & { strings: string[]; files: (string | number)[] };
+    const good = viaJson(index) as Record<string, unknown> & { strings: string[]; files: (string | number)[]; facts: string[] };
     const goodFile = decodeFiles(good)[0]!;
     const withFile = (patch: Partial<FileEntry>): unknown => encodeFiles(good, [{ ...goodFile, ...patch }]);
     const withFlat = (change: (flat: (string | number)[]) => void): unknown => {
@@ -150,9 +155,14 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['a string that is not one', { ...good, strings: good.strings.map(() => 7) }],
       ['path not a string', withFlat((flat) => void (flat[0] = 7))],
       ['truncated files', withFlat((flat) => void flat.pop())],
-      ['string index out of range', withFlat((flat) => void (flat[5] = good.strings.length))],
-      ['fractional string index', withFlat((flat) => void (flat[5] = 0.5))],
-      ['session count past the end', withFlat((flat) => void (flat[6] = 10_000))],
+      ['string index out of range', withFlat((flat) => void (flat[6] = good.strings.length))],
+      ['fractional string index', withFlat((flat) => void (flat[6] = 0.5))],
+      ['bad rank', withFlat((flat) => void (flat[7] = 3))],
+      ['session count past the end', withFlat((flat) => void (flat[8] = 10_000))],
+      ['facts not a text', withFile({ rest: 7 as unknown as string })],
+      ['facts missing', { ...good, facts: [] }],
+      ['facts not a list', { ...good, facts: 'x' }],
+      ['fractional line count', withFile({ lines: 0.5 })],
       ['path escaping', withFile({ path: `../${SID_A}.jsonl` })],
       ['path not a log', withFile({ path: `${FOLDER}/memory/x.jsonl` })],
       ['path with backslash', withFile({ path: `${FOLDER}/${SID_A}/subagents/a\\b/agent-1.jsonl` })],
@@ -162,11 +172,12 @@ describe('SessionIndex.toJSON / fromJSON', () => {
       ['NaN-ish mtime', withFile({ mtimeMs: 'yesterday' as unknown as number })],
       ['missing ino', withFile({ ino: undefined as unknown as number })],
       ['bad lastCwd', withFile({ lastCwd: 'relative/path' })],
-      ['bad session id', withFile({ sessions: [['not-a-uuid', CWD_A]] })],
-      ['bad session cwd', withFile({ sessions: [[SID_A, 'relative']] })],
+      ['bad session id', withFile({ sessions: [['not-a-uuid', CWD_A, 2]] })],
+      ['bad session cwd', withFile({ sessions: [[SID_A, 'relative', 2]] })],
+      ['bad session rank', withFile({ sessions: [[SID_A, CWD_A, -1]] })],
       ['bad slug', withFile({ slugs: [['Not A Slug', SID_A]] })],
       ['slug to bad session', withFile({ slugs: [['ok-slug', 'x']] })],
-      ['duplicate session', withFile({ sessions: [[SID_A, CWD_A], [SID_A, CWD_A]] })],
+      ['duplicate session', withFile({ sessions: [[SID_A, CWD_A, 2], [SID_A, CWD_A, 2]] })],
       ['duplicate slug', withFile({ slugs: [['ok-slug', SID_A], ['ok-slug', SID_B]] })],
       ['duplicate file', encodeFiles(good, [goodFile, goodFile])],
       ['dirs not an array', { ...good, dirs: {} }],
@@ -189,16 +200,17 @@ describe('SessionIndex.toJSON / fromJSON', () => {
     const warnings: string[] = [];
     const cache = new SessionIndexCache(cacheDir, home.projectsDir, { warn: (m) => warnings.push(m) });
     await mkdir(cacheDir, { recursive: true });
-    const current = { derivation: DERIVATION_VERSION, ...(viaJson(index) as object) };
-    await writeFile(cache.file, JSON.stringify({ ...current, version: 1, files: [{ path: 'x' }] }));
+    const { facts, ...saved } = viaJson(index) as { facts: string[]; files: unknown[] };
+    const header = { derivation: DERIVATION_VERSION };
+    await writeIndexCache(cache.file, { header, index: { ...saved, version: 1, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     // Derived by other rules (another build, or one from before the rules were versioned): as silent.
-    await writeFile(cache.file, JSON.stringify({ ...current, derivation: DERIVATION_VERSION - 1, files: [{ path: 'x' }] }));
+    await writeIndexCache(cache.file, { header: { derivation: DERIVATION_VERSION - 1 }, index: { ...saved, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
-    await writeFile(cache.file, JSON.stringify(viaJson(index)));
+    await writeFile(cache.file, JSON.stringify(saved));
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toEqual([]);
-    await writeFile(cache.file, JSON.stringify({ ...current, files: [{ path: 'x' }] }));
+    await writeIndexCache(cache.file, { header, index: { ...saved, files: [{ path: 'x' }] }, facts });
     expect(await cache.load({ projectsDir: home.projectsDir })).toBeNull();
     expect(warnings).toHaveLength(1);
     await cache.save(index);

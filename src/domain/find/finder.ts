@@ -3,9 +3,9 @@
 // data that is not persisted: it is built in the background after start, in time slices, while queries are
 // answered from what it holds so far, and each change the watchers report is taken in as it comes.
 import type { FileHandle } from 'node:fs/promises';
-import { lastPathSegment, statOrNull } from '../files.js';
+import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
-import type { SessionFacts } from '../history/transcriptFacts.js';
+import type { SessionFacts } from '../transcripts/logFacts.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -16,7 +16,7 @@ import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
 import { KeptTexts } from './keptTexts.js';
 
-export { FindQueryError } from './query.js';
+export { FindQueryError, isFindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
 
 export interface FindResult {
@@ -434,7 +434,8 @@ export class Finder {
       sources.set(id, source);
       const title = sessionTitle(f);
       const modified = f.lastAt ?? f.firstAt ?? new Date(0).toISOString();
-      const project = f.cwd === null ? null : lastPathSegment(f.cwd);
+      const cwd = this.o.history.index.cwdOf(id);
+      const project = cwd === null ? null : projectName(cwd);
       current.set(docKey('session', id), {
         stamp: JSON.stringify([title, f.firstPrompt, f.lastPrompt, modified, project]),
         doc: () => Promise.resolve({

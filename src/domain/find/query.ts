@@ -42,10 +42,24 @@ export function hasFilters(query: FindQuery): boolean {
   return f.kinds.length + f.types.length + f.projects.length > 0 || f.after !== null || f.before !== null;
 }
 
-/** A query that cannot mean anything (an unknown in: or type:, a malformed date): the caller says why. */
-export class FindQueryError extends Error {}
+/**
+ * Marks a FindQueryError across bundles: the HTTP server and the MCP server are bundled apart from the
+ * domain, each with its own copy of this class, so `instanceof` cannot tell one; the registry's symbol is
+ * the same everywhere.
+ */
+const QUERY_ERROR = Symbol.for('plan-memory-viewer/find-query-error');
 
-const KINDS: Record<string, FindKind> = { plans: 'plan', plan: 'plan', memory: 'memory', sessions: 'session', session: 'session' };
+/** A query that cannot mean anything (an unknown in: or type:, a malformed date): the caller says why. */
+export class FindQueryError extends Error {
+  readonly [QUERY_ERROR] = true;
+}
+
+/** Whether `error` is a FindQueryError, whichever bundle's class made it. */
+export function isFindQueryError(error: unknown): error is FindQueryError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[QUERY_ERROR] === true;
+}
+
+const KINDS = new Map<string, FindKind>([['plans', 'plan'], ['plan', 'plan'], ['memory', 'memory'], ['sessions', 'session'], ['session', 'session']]);
 const TYPES = new Set(['user', 'feedback', 'project', 'reference']);
 const FILTER = /^(project|type|in|after|before):/i;
 
@@ -122,7 +136,7 @@ export function parseFindQuery(q: string): FindQuery {
         if (!TYPES.has(type)) throw new FindQueryError(`type: is one of user, feedback, project, reference, not "${value}"`);
         filters.types.push(type);
       } else if (piece.key === 'in') {
-        const kind = KINDS[value.toLowerCase()];
+        const kind = KINDS.get(value.toLowerCase());
         if (kind === undefined) throw new FindQueryError(`in: is one of plans, memory, sessions, not "${value}"`);
         if (!filters.kinds.includes(kind)) filters.kinds.push(kind);
       } else if (piece.key === 'after') filters.after = day(value, 'after');

@@ -1,65 +1,59 @@
-// The plan story facts of every session log (historyLog.ts), kept current log by log. It follows the
-// session index's list of logs: a first start reads them all in the background, after the first answers;
-// later starts restore what was read (persisted.ts) and read only what was appended since.
-import { TimeSlicer } from '../timeSlicer.js';
-import { readHistoryLog, type HistoryLog } from './historyLog.js';
-import { emptySessionFacts, type ExitCall, type FileWrite, type ModeChange, type SessionFacts, type SessionText } from './transcriptFacts.js';
+// The transcripts' plan facts across every log, as the session index's one reader keeps them
+// (transcripts/): writes of plans, plan-mode events and session cards, answered per plan or session.
+// Nothing here reads a log; what is derived from all of them (the files written, the renames) is kept
+// until the facts change (`version`, the session index's facts version).
+import path from 'node:path';
+import type { SessionIndex } from '../sessions/sessionIndex.js';
+import {
+  emptySessionFacts, SESSION_TEXTS, type ExitCall, type FileWrite, type LogFacts, type ModeChange, type SessionFacts,
+} from '../transcripts/logFacts.js';
 
-const FORMAT = 'plan-memory-viewer/history';
-const VERSION = 2;
-const SESSION_TEXTS: readonly SessionText[] = ['customTitle', 'aiTitle', 'summary', 'firstPrompt', 'lastPrompt'];
-
-/** A write with the log that holds it (its content is read from there). */
+/** A write with the log that holds it (its content is read from there; `filePath` is the path as written). */
 export interface LoggedWrite extends FileWrite {
   log: string;
 }
 
+export interface WrittenFile {
+  at: string | null;
+  sessionId: string | null;
+}
+
+/**
+ * Where a transcript's path names a plan here: a plan in a copied or restored home is written under the
+ * other machine's home (`/home/<user>/.claude/plans/<name>.md`), so a path in any `.claude/plans` folder
+ * names the plan of that name in this home's plans folder; any other path names itself.
+ */
+export function planPathIn(plansDir: string, filePath: string): string {
+  const at = Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\'));
+  if (at <= 0) return filePath;
+  const dir = filePath.slice(0, at);
+  if (dir === plansDir) return filePath;
+  return /[\\/]\.claude[\\/]plans$/.test(dir) ? path.join(plansDir, filePath.slice(at + 1)) : filePath;
+}
+
 export class HistoryIndex {
-  private logs = new Map<string, HistoryLog>();
-  /** Bumped when any log's facts change: what is derived from the index (stories, the archive) keys on it. */
-  version = 0;
-  private readonly listeners = new Set<() => void>();
-  private queue: Promise<unknown> = Promise.resolve();
+  /** `plansDir`: this home's shared plans folder (see planPathIn()). */
+  constructor(private readonly sessions: SessionIndex, private readonly plansDir: string) {}
 
-  /** `logFiles`: the session logs that exist now (the session index's list). */
-  constructor(private readonly logFiles: () => string[]) {}
+  /** Changes whenever any log's facts change: what is derived from the index (stories, the archive) keys on it. */
+  get version(): number {
+    return this.sessions.factsVersion;
+  }
 
+  /** Hears every change of any log's facts. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.sessions.onLogsChanged(() => listener());
   }
 
-  /** Every log brought up to date, in time slices; logs no longer listed are forgotten. */
-  refresh(): Promise<void> {
-    return this.serially(async () => {
-      const slicer = await TimeSlicer.inOwnTurn();
-      const files = this.logFiles();
-      const present = new Set(files);
-      let changed = false;
-      for (const file of [...this.logs.keys()]) {
-        if (!present.has(file)) changed = this.logs.delete(file) || changed;
-      }
-      for (const file of files) {
-        // A log that did not move returns without reaching a pause of its own.
-        await slicer.maybeYield();
-        changed = (await this.read(file, slicer)) || changed;
-      }
-      if (changed) this.bump();
-    });
-  }
-
-  /** One log changed, appeared or vanished (a watcher's report, after the session index took it in). */
-  update(file: string): Promise<void> {
-    return this.serially(async () => {
-      if (await this.read(file, await TimeSlicer.inOwnTurn())) this.bump();
-    });
+  private planPath(filePath: string): string {
+    return planPathIn(this.plansDir, filePath);
   }
 
   /** Markdown writes to `filePath`, oldest first (by time, then by where they are in their log). */
   writesTo(filePath: string): LoggedWrite[] {
     const writes: LoggedWrite[] = [];
-    for (const [log, history] of this.logs) {
-      for (const write of history.facts.writes) if (write.filePath === filePath) writes.push({ ...write, log });
+    for (const [log, facts] of this.sessions.logs()) {
+      for (const write of facts.plans.writes) if (this.planPath(write.filePath) === filePath) writes.push({ ...write, log });
     }
     return writes.sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
   }
@@ -67,7 +61,7 @@ export class HistoryIndex {
   /** Every markdown file a tool call wrote, with the time of its last write. Kept until the index changes. */
   writtenFiles(): ReadonlyMap<string, WrittenFile> {
     const kept = this.keptNow();
-    return (kept.written ??= writtenFilesOf(this.logs.values()));
+    return (kept.written ??= this.writtenFilesNow());
   }
 
   /**
@@ -76,7 +70,7 @@ export class HistoryIndex {
    */
   renames(): ReadonlyMap<string, string> {
     const kept = this.keptNow();
-    return (kept.renames ??= renamesOf(this.logs.values()));
+    return (kept.renames ??= this.renamesNow());
   }
 
   /** What is derived from every log (the archive asks for it at each change of the plans too). */
@@ -87,13 +81,17 @@ export class HistoryIndex {
     return this.kept;
   }
 
-  /** Plan-mode changes naming `planFilePath`, and ExitPlanMode calls of the given sessions. */
-  planModeEvents(planFilePath: string, sessions: ReadonlySet<string>): { modes: ModeChange[]; exits: ExitCall[] } {
+  /** Plan-mode changes naming `planFilePath`, and ExitPlanMode calls of the given sessions (that name no other plan). */
+  planModeEvents(planFilePath: string, sessions: ReadonlySet<string>): { modes: ModeChange[]; exits: LoggedExit[] } {
     const modes: ModeChange[] = [];
-    const exits: ExitCall[] = [];
-    for (const history of this.logs.values()) {
-      for (const mode of history.facts.modes) if (mode.planFilePath === planFilePath) modes.push(mode);
-      for (const exit of history.facts.exits) if (exit.sessionId !== null && sessions.has(exit.sessionId)) exits.push(exit);
+    const exits: LoggedExit[] = [];
+    for (const [log, facts] of this.sessions.logs()) {
+      for (const mode of facts.plans.modes) if (mode.planFilePath !== null && this.planPath(mode.planFilePath) === planFilePath) modes.push(mode);
+      for (const exit of facts.plans.exits) {
+        if (exit.sessionId === null || !sessions.has(exit.sessionId)) continue;
+        if (exit.planFilePath !== null && this.planPath(exit.planFilePath) !== planFilePath) continue;
+        exits.push({ ...exit, log });
+      }
     }
     return { modes, exits };
   }
@@ -101,22 +99,29 @@ export class HistoryIndex {
   /** Sessions whose plan-mode attachments name `planFilePath`, or that wrote it. */
   sessionsOf(planFilePath: string): Set<string> {
     const sessions = new Set<string>();
-    for (const history of this.logs.values()) {
-      for (const mode of history.facts.modes) if (mode.planFilePath === planFilePath && mode.sessionId) sessions.add(mode.sessionId);
-      for (const write of history.facts.writes) if (write.filePath === planFilePath && write.sessionId) sessions.add(write.sessionId);
+    for (const [, facts] of this.sessions.logs()) {
+      for (const mode of facts.plans.modes) {
+        if (mode.sessionId && mode.planFilePath !== null && this.planPath(mode.planFilePath) === planFilePath) sessions.add(mode.sessionId);
+      }
+      for (const write of facts.plans.writes) if (write.sessionId && this.planPath(write.filePath) === planFilePath) sessions.add(write.sessionId);
     }
     return sessions;
+  }
+
+  /** The cwd a session started in (see transcripts/extractors/links.ts), or null when no log says. */
+  cwdOf(sessionId: string): string | null {
+    return this.sessions.cwdForSession(sessionId);
   }
 
   /** A session's facts, merged over its logs (its own and its subagents'); null when no log names it. */
   session(sessionId: string): { facts: SessionFacts; logs: string[] } | null {
     let merged: SessionFacts | null = null;
     const logs: string[] = [];
-    for (const [log, history] of this.logs) {
-      const facts = history.facts.sessions[sessionId];
-      if (facts === undefined) continue;
+    for (const [log, facts] of this.sessions.logs()) {
+      const session = facts.cards.sessions.get(sessionId);
+      if (session === undefined) continue;
       logs.push(log);
-      merged = mergeSession(merged ?? emptySessionFacts(), facts);
+      merged = mergeSession(merged ?? emptySessionFacts(), session);
     }
     return merged === null ? null : { facts: merged, logs };
   }
@@ -127,9 +132,9 @@ export class HistoryIndex {
    */
   lineOf(sessionId: string, logs: readonly string[], text: string): { log: string; line: number } | null {
     for (const log of logs) {
-      const facts = this.logs.get(log)?.facts;
-      const session = facts?.sessions[sessionId];
-      const lines = facts?.lines[sessionId];
+      const facts = this.sessions.logFacts(log);
+      const session = facts?.cards.sessions.get(sessionId);
+      const lines = facts?.cards.lines.get(sessionId);
       if (session === undefined || lines === undefined) continue;
       for (const key of SESSION_TEXTS) {
         const line = lines[key];
@@ -142,12 +147,12 @@ export class HistoryIndex {
   /** Every session's facts, merged over its logs (its own and its subagents'), in one pass. */
   allSessions(): Map<string, { facts: SessionFacts; logs: string[] }> {
     const all = new Map<string, { facts: SessionFacts; logs: string[] }>();
-    for (const [log, history] of this.logs) {
-      for (const [id, facts] of Object.entries(history.facts.sessions)) {
+    for (const [log, facts] of this.sessions.logs()) {
+      for (const [id, session] of facts.cards.sessions) {
         const known = all.get(id);
-        if (known === undefined) all.set(id, { facts: mergeSession(emptySessionFacts(), facts), logs: [log] });
+        if (known === undefined) all.set(id, { facts: mergeSession(emptySessionFacts(), session), logs: [log] });
         else {
-          known.facts = mergeSession(known.facts, facts);
+          known.facts = mergeSession(known.facts, session);
           known.logs.push(log);
         }
       }
@@ -155,131 +160,77 @@ export class HistoryIndex {
     return all;
   }
 
-  /** Each session's facts, merged over its logs. */
+  /** Every session a log names. */
   sessionIds(): string[] {
     const ids = new Set<string>();
-    for (const history of this.logs.values()) for (const id of Object.keys(history.facts.sessions)) ids.add(id);
+    for (const [, facts] of this.sessions.logs()) for (const id of facts.cards.sessions.keys()) ids.add(id);
     return [...ids];
   }
 
   /**
-   * What restore() takes back, as the lines of a cache file: a header, then each log's facts as a JSON text
-   * of its own, so that a restore parses them one at a time (a heavy home's index is megabytes of JSON).
-   * Made in time slices.
+   * How many lines of the logs of these sessions the reader could not read (longer than its per-line limit,
+   * see transcriptReader.ts): an answer built on them may miss what those lines hold.
    */
-  async savedLines(): Promise<string[]> {
-    const entries = [...this.logs];
-    const lines = [JSON.stringify({ format: FORMAT, version: VERSION })];
-    const slicer = new TimeSlicer();
-    for (const entry of entries) {
-      await slicer.maybeYield();
-      lines.push(JSON.stringify(entry));
+  unreadLines(sessionIds: Iterable<string>): number {
+    const wanted = new Set(sessionIds);
+    let n = 0;
+    for (const [, facts] of this.sessions.logs()) {
+      if (facts.counts.oversized === 0) continue;
+      for (const id of facts.cards.sessions.keys()) {
+        if (wanted.has(id)) {
+          n += facts.counts.oversized;
+          break;
+        }
+      }
     }
-    return lines;
+    return n;
+  }
+
+  /** Every markdown file the logs' tool calls wrote, with the time (and session) of its last write. */
+  private writtenFilesNow(): Map<string, WrittenFile> {
+    const files = new Map<string, WrittenFile>();
+    for (const [, facts] of this.sessions.logs()) {
+      for (const write of facts.plans.writes) {
+        const filePath = this.planPath(write.filePath);
+        const known = files.get(filePath);
+        if (known === undefined || compareTimes(known.at, write.at) < 0) files.set(filePath, { at: write.at, sessionId: write.sessionId });
+      }
+    }
+    return files;
   }
 
   /**
-   * Restores what savedLines() made, in time slices; false (and nothing restored) when it is not that. It
-   * queues with the reads (a log's update waits until the restore it would overwrite is done).
+   * Plan files a hook renamed: a session wrote `<folder>/<old>.md`, and later plan-mode attachments of the
+   * same session name another file of that folder (Claude Code reports the plan's current path). Old path
+   * -> the first such path, in the logs' order.
    */
-  async restore(lines: Iterable<string>): Promise<boolean> {
-    let restored = false;
-    await this.serially(async () => {
-      restored = await this.restoreNow(lines);
-    });
-    return restored;
-  }
-
-  private async restoreNow(lines: Iterable<string>): Promise<boolean> {
-    const slicer = new TimeSlicer();
-    const logs = new Map<string, HistoryLog>();
-    let header = true;
-    for (const text of lines) {
-      await slicer.maybeYield();
-      let entry: unknown;
-      try {
-        entry = JSON.parse(text);
-      } catch {
-        return false;
+  private renamesNow(): Map<string, string> {
+    const logs: LogFacts[] = [...this.sessions.logs()].map(([, facts]) => facts);
+    const named = new Map<string, { path: string; at: string | null }[]>();
+    for (const facts of logs) {
+      for (const mode of facts.plans.modes) {
+        if (mode.sessionId === null || mode.planFilePath === null) continue;
+        const list = named.get(mode.sessionId) ?? [];
+        list.push({ path: this.planPath(mode.planFilePath), at: mode.at });
+        named.set(mode.sessionId, list);
       }
-      if (header) {
-        const doc = entry as { format?: unknown; version?: unknown } | null;
-        if (doc?.format !== FORMAT || doc.version !== VERSION) return false;
-        header = false;
-        continue;
+    }
+    const renames = new Map<string, string>();
+    for (const facts of logs) {
+      for (const write of facts.plans.writes) {
+        const filePath = this.planPath(write.filePath);
+        const later = write.sessionId === null ? undefined : named.get(write.sessionId)?.find((m) =>
+          m.path !== filePath && dirname(m.path) === dirname(filePath) && compareTimes(write.at, m.at) <= 0);
+        if (later !== undefined) renames.set(filePath, later.path);
       }
-      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isHistoryLog(entry[1])) return false;
-      logs.set(entry[0], entry[1]);
     }
-    if (header) return false;
-    this.logs = logs;
-    this.bump();
-    return true;
-  }
-
-  private async read(file: string, slicer: TimeSlicer): Promise<boolean> {
-    const previous = this.logs.get(file) ?? null;
-    const next = await readHistoryLog(file, previous, slicer);
-    if (next === previous) return false;
-    if (next === null) return this.logs.delete(file);
-    this.logs.set(file, next);
-    return true;
-  }
-
-  private bump(): void {
-    this.version++;
-    for (const listener of this.listeners) listener();
-  }
-
-  private serially(task: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return renames;
   }
 }
 
-export interface WrittenFile {
-  at: string | null;
-  sessionId: string | null;
-}
-
-/** Every markdown file the logs' tool calls wrote, with the time (and session) of its last write. */
-function writtenFilesOf(logs: Iterable<HistoryLog>): Map<string, WrittenFile> {
-  const files = new Map<string, WrittenFile>();
-  for (const history of logs) {
-    for (const write of history.facts.writes) {
-      const known = files.get(write.filePath);
-      if (known === undefined || compareTimes(known.at, write.at) < 0) files.set(write.filePath, { at: write.at, sessionId: write.sessionId });
-    }
-  }
-  return files;
-}
-
-/**
- * Plan files a hook renamed: a session wrote `<folder>/<old>.md`, and later plan-mode attachments of the
- * same session name another file of that folder (Claude Code reports the plan's current path). Old path
- * -> the first such path, in the logs' order.
- */
-function renamesOf(logs: Iterable<HistoryLog>): Map<string, string> {
-  const histories = [...logs];
-  const named = new Map<string, { path: string; at: string | null }[]>();
-  for (const history of histories) {
-    for (const mode of history.facts.modes) {
-      if (mode.sessionId === null || mode.planFilePath === null) continue;
-      const list = named.get(mode.sessionId) ?? [];
-      list.push({ path: mode.planFilePath, at: mode.at });
-      named.set(mode.sessionId, list);
-    }
-  }
-  const renames = new Map<string, string>();
-  for (const history of histories) {
-    for (const write of history.facts.writes) {
-      const later = write.sessionId === null ? undefined : named.get(write.sessionId)?.find((m) =>
-        m.path !== write.filePath && dirname(m.path) === dirname(write.filePath) && compareTimes(write.at, m.at) <= 0);
-      if (later !== undefined) renames.set(write.filePath, later.path);
-    }
-  }
-  return renames;
+/** An ExitPlanMode call with the log that holds it (the text it approved is read from there). */
+export interface LoggedExit extends ExitCall {
+  log: string;
 }
 
 function dirname(p: string): string {
@@ -304,7 +255,6 @@ function mergeSession(into: SessionFacts, from: SessionFacts): SessionFacts {
     firstPrompt: compareTimes(from.firstAt, into.firstAt) < 0 && from.firstPrompt ? from.firstPrompt : into.firstPrompt ?? from.firstPrompt,
     lastPrompt: pick(into.lastPrompt, from.lastPrompt),
     gitBranch: pick(into.gitBranch, from.gitBranch),
-    cwd: into.cwd ?? from.cwd,
     version: pick(into.version, from.version),
     entrypoint: into.entrypoint ?? from.entrypoint,
     firstAt: into.firstAt === null || (from.firstAt !== null && from.firstAt < into.firstAt) ? from.firstAt : into.firstAt,
@@ -313,14 +263,4 @@ function mergeSession(into: SessionFacts, from: SessionFacts): SessionFacts {
     linesAdded: pick(into.linesAdded, from.linesAdded),
     linesRemoved: pick(into.linesRemoved, from.linesRemoved),
   };
-}
-
-function isHistoryLog(value: unknown): value is HistoryLog {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const facts = v.facts as Record<string, unknown> | undefined;
-  return typeof v.size === 'number' && typeof v.mtimeMs === 'number' && typeof v.ino === 'number' && typeof v.offset === 'number' &&
-    typeof v.lines === 'number' && typeof facts === 'object' && facts !== null && Array.isArray(facts.writes) && Array.isArray(facts.exits) &&
-    Array.isArray(facts.modes) && typeof facts.sessions === 'object' && facts.sessions !== null &&
-    typeof facts.lines === 'object' && facts.lines !== null;
 }

@@ -1,6 +1,6 @@
-// Keeps plans' history current: the transcripts' plan facts (read in the background once the service
-// answers, then log by log as they grow) and the versions the viewer observes of each plan file (every
-// plan once after start, then each one a watcher reports). Answers come from `stories` (planHistory.ts).
+// Keeps plans' history current: the transcripts' plan facts (the session index's one reader keeps them,
+// see historyIndex.ts) and the versions the viewer observes of each plan file (every plan once after
+// start, then each one a watcher reports). Answers come from `stories` (planHistory.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,8 +23,6 @@ export interface HistoryKeeperOptions {
   sessions: SessionIndex;
   /** Something worth saving changed (see persisted.ts). */
   changed: () => void;
-  /** Restores what the last run saved of the index (persisted.ts), at start(). */
-  restoreSaved?: () => Promise<unknown>;
   /** Work that goes first: start() waits for it before it reads anything. */
   after?: () => Promise<void>;
 }
@@ -34,54 +32,32 @@ export class HistoryKeeper {
   readonly observed: ObservedVersions;
   readonly stories: PlanHistory;
   private started: Promise<void> | null = null;
-  /** Whether the first pass has queued its read of every log (see logChanged()). */
-  private firstReadQueued = false;
   private stopped = false;
 
   constructor(private readonly o: HistoryKeeperOptions) {
-    this.index = new HistoryIndex(() => o.sessions.logFiles());
+    this.index = new HistoryIndex(o.sessions, path.join(o.claudeDir, 'plans'));
     const key = createHash('sha256').update(path.resolve(o.claudeDir)).digest('hex').slice(0, 16);
     this.observed = new ObservedVersions(o.cacheDir === null ? null : path.join(o.cacheDir, `history-${key}`), o.historyLimitBytes ?? DEFAULT_HISTORY_LIMIT_BYTES);
     this.stories = new PlanHistory({ claudeDir: o.claudeDir, plans: o.plans, sessions: o.sessions, history: this.index, observed: this.observed });
-    this.index.onChange(() => o.changed());
   }
 
-  /**
-   * The first pass over every log and plan, in the background (once); resolves when it is done. What the
-   * last run saved is restored first, here rather than with the other caches: the first answers do not
-   * need it, and on a heavy home it is megabytes of JSON.
-   */
+  /** The first look at every plan (its content kept as an observed version), in the background (once). */
   start(): Promise<void> {
     this.started ??= (async () => {
       await new TimeSlicer().pause();
       await this.o.after?.();
-      if (!this.stopped) await this.o.restoreSaved?.();
-      const refreshed = this.index.refresh();
-      this.firstReadQueued = true;
-      await refreshed;
       await this.observeAll();
     })();
     return this.started;
   }
 
-  /** Whether the first pass is done: until then a story holds what was read so far. */
+  /** Whether the first look at every plan is done (the transcripts' facts are complete once the viewer has loaded). */
   get ready(): Promise<void> {
     return this.started ?? Promise.resolve();
   }
 
   stop(): void {
     this.stopped = true;
-  }
-
-  /**
-   * A session log changed (after the session index took it in). Until the first pass has queued its read of
-   * the logs, that read will see the change: reading now would come before the saved index is restored, and
-   * read every log from nothing (a watcher's rescan soon after a start did, for seconds on a large home).
-   */
-  logChanged(file: string | null): Promise<void> {
-    if (this.started === null) return Promise.resolve();
-    if (!this.firstReadQueued) return this.started;
-    return file === null ? this.index.refresh() : this.index.update(file);
   }
 
   /**

@@ -3,12 +3,17 @@
 // per SHA-256 under the viewer's cache dir, never under the Claude Code home), deduplicated, and bounded:
 // past the limit the oldest observed versions are dropped first.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readCacheFileSync, TOO_LARGE } from '../files.js';
 
 /** The default bound of what is kept; `--history-limit` changes it. */
 export const DEFAULT_HISTORY_LIMIT_BYTES = 200 * 1024 * 1024;
 const FORMAT = 'plan-memory-viewer/observed';
+/** A kept content's name: its SHA-256 in hex, and nothing else (a name read back is checked to be one). */
+const SHA = /^[0-9a-f]{64}$/;
+/** The index lists paths and hashes: far smaller than this, unless it is not ours. */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 export interface ObservedVersion {
   sha: string;
@@ -100,12 +105,9 @@ export class ObservedVersions {
 
   /** The bytes of a kept version, or null when they are gone (pruned, or the cache was cleared). */
   content(sha: string): Buffer | null {
-    if (this.dir === null || !/^[0-9a-f]{64}$/.test(sha)) return null;
-    try {
-      return readFileSync(path.join(this.objects, sha));
-    } catch {
-      return null;
-    }
+    if (this.dir === null || !SHA.test(sha)) return null;
+    const bytes = readCacheFileSync(path.join(this.objects, sha), Number.MAX_SAFE_INTEGER);
+    return bytes === TOO_LARGE ? null : bytes;
   }
 
   get totalBytes(): number {
@@ -143,7 +145,8 @@ export class ObservedVersions {
       if (plan.versions.length === 0) this.plans.delete(filepath);
       if (!this.referenced(v.sha)) {
         total -= v.size;
-        rmSync(path.join(this.objects, v.sha), { force: true });
+        // Only a name load() checked, or one this run made: a hash, inside the objects folder.
+        if (SHA.test(v.sha)) rmSync(path.join(this.objects, v.sha), { force: true });
       }
     }
   }
@@ -153,20 +156,32 @@ export class ObservedVersions {
     return false;
   }
 
+  /**
+   * The index as saved, each entry checked: a path that is absolute, versions named by a SHA-256 (so that
+   * pruning one never removes a file outside the objects folder), sizes and times of their types. Anything
+   * else is left out; a file that is not a regular one is not read.
+   */
   private load(): Map<string, ObservedPlan> {
     const plans = new Map<string, ObservedPlan>();
+    const bytes = readCacheFileSync(this.indexFile, MAX_INDEX_BYTES);
+    if (bytes === null || bytes === TOO_LARGE) return plans;
+    let doc: { format?: unknown; plans?: unknown };
     try {
-      const doc = JSON.parse(readFileSync(this.indexFile, 'utf8')) as { format?: unknown; plans?: unknown };
-      if (doc.format !== FORMAT || !Array.isArray(doc.plans)) return plans;
-      for (const entry of doc.plans as unknown[]) {
-        if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
-        const plan = entry[1] as ObservedPlan;
-        if (!Array.isArray(plan?.versions)) continue;
-        const versions = plan.versions.filter((v) => typeof v?.sha === 'string' && typeof v.size === 'number' && typeof v.at === 'string');
-        if (versions.length > 0) plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
-      }
+      doc = JSON.parse(bytes.toString('utf8')) as typeof doc;
     } catch {
-      // No index yet, or not one of ours: start empty.
+      return plans;
+    }
+    if (typeof doc !== 'object' || doc === null || doc.format !== FORMAT || !Array.isArray(doc.plans)) return plans;
+    for (const entry of doc.plans as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !path.isAbsolute(entry[0])) continue;
+      const plan = entry[1] as Partial<ObservedPlan> | null;
+      if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.versions)) continue;
+      const versions = (plan.versions as unknown[]).filter((v): v is ObservedVersion => {
+        const x = v as Partial<ObservedVersion> | null;
+        return typeof x === 'object' && x !== null && typeof x.sha === 'string' && SHA.test(x.sha) &&
+          typeof x.size === 'number' && Number.isSafeInteger(x.size) && x.size >= 0 && typeof x.at === 'string';
+      }).map(({ sha, size, at }) => ({ sha, size, at }));
+      if (versions.length > 0) plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
     }
     return plans;
   }

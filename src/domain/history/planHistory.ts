@@ -8,7 +8,7 @@ import { readFileSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
-import { lastPathSegment, openRegularFile, statOrNull, withRegularFileSync } from '../files.js';
+import { openRegularFile, projectName, statOrNull, withRegularFileSync } from '../files.js';
 import { LARGE_FILE_BYTES, textFacts } from '../largeFiles.js';
 import { inLargeReadTurn } from '../largeReads.js';
 import { planTitle, titleFrom } from '../markdown/text.js';
@@ -19,7 +19,8 @@ import type { SessionIndex } from '../sessions/sessionIndex.js';
 import { compareTimes, type HistoryIndex } from './historyIndex.js';
 import type { ObservedVersions } from './observedVersions.js';
 import { planStory, type DiskSource, type LargeDiskFacts, type PlanStory } from './planStory.js';
-import type { SessionFacts } from './transcriptFacts.js';
+import type { SessionFacts } from '../transcripts/logFacts.js';
+import { logOwner } from '../transcripts/transcriptReader.js';
 import type { ArchivedPlan, SessionCard } from '../types.js';
 
 const STORIES_KEPT = 16;
@@ -256,7 +257,7 @@ export class PlanHistory {
       if (other !== undefined && compareTimes(other.lastVersionAt, c.at) >= 0) continue;
       const sessionId = c.sessionId ?? candidateSlugs(filename).map((slug) => this.o.sessions.sessionsForSlug(slug).at(-1)).find(Boolean) ?? null;
       const cwd = sessionId === null ? null : this.o.sessions.cwdForSession(sessionId);
-      byName.set(filename, { filename, filepath, lastVersionAt: c.at, deletedAt: c.deletedAt, project: cwd === null ? null : lastPathSegment(cwd), sessionId });
+      byName.set(filename, { filename, filepath, lastVersionAt: c.at, deletedAt: c.deletedAt, project: cwd === null ? null : projectName(cwd), sessionId });
     }
     return byName;
   }
@@ -266,7 +267,7 @@ export class PlanHistory {
     const found = this.o.history.session(sessionId);
     if (found === null) return null;
     const { facts, logs } = found;
-    const cwd = facts.cwd ?? this.o.sessions.cwdForSession(sessionId);
+    const cwd = this.o.sessions.cwdForSession(sessionId);
     const plans = new Set<string>();
     for (const slug of this.o.sessions.slugsOfSession(sessionId)) {
       for (const p of this.o.plans.list()) if (candidateSlugs(p.filename).includes(slug)) plans.add(p.filename);
@@ -283,7 +284,7 @@ export class PlanHistory {
       lastPrompt: facts.lastPrompt,
       gitBranch: facts.gitBranch,
       cwd,
-      project: cwd === null ? null : lastPathSegment(cwd),
+      project: cwd === null ? null : projectName(cwd),
       version: facts.version,
       entrypoint: facts.entrypoint,
       firstAt: facts.firstAt,
@@ -291,8 +292,10 @@ export class PlanHistory {
       costUsd: facts.costUsd,
       linesAdded: facts.linesAdded,
       linesRemoved: facts.linesRemoved,
-      subagents: logs.filter((log) => path.basename(path.dirname(log)) === 'subagents').map(subagentOf).sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
+      // Its subagents' logs, workflow runs' included (subagents/workflows/<run>/agent-<id>.jsonl).
+      subagents: logs.filter((log) => logOwner(log).agentId !== null).map(subagentOf).sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
       plans: [...plans].sort(),
+      unreadLines: this.o.history.unreadLines([sessionId]),
       resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
     };
   }

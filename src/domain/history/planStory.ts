@@ -5,10 +5,11 @@
 // resumes at the next Write, at an observed version or at the file on disk.
 import type { TextFacts } from '../largeFiles.js';
 import { countLines } from '../markdown/text.js';
-import { compareTimes, type HistoryIndex, type LoggedWrite } from './historyIndex.js';
-import { readLineAt } from './historyLog.js';
+import type { NodeView } from '../transcripts/lineView.js';
+import type { ModeChange } from '../transcripts/logFacts.js';
+import { readLineAt } from '../transcripts/transcriptReader.js';
+import { compareTimes, type HistoryIndex, type LoggedExit, type LoggedWrite } from './historyIndex.js';
 import { contentHash, type ObservedVersions } from './observedVersions.js';
-import { parseLine } from './transcriptFacts.js';
 import type { PlanEvent, PlanVersion } from '../types.js';
 
 type StoryVersion = PlanVersion;
@@ -51,18 +52,46 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The tool_use items of a line's message. */
+function toolUses(items: NodeView[]): NodeView[] {
+  return items.filter((item) => item.get('type')?.str(16) === 'tool_use');
+}
+
 /** The input of the tool call in a write's line that wrote `filePath`. */
 function toolInput(write: LoggedWrite): Json | null {
-  const bytes = readLineAt(write.log, write.line.start, write.line.end);
-  const line = bytes && parseLine(bytes);
-  const message = line?.message;
-  if (!isObject(message) || !Array.isArray(message.content)) return null;
-  for (const item of message.content as unknown[]) {
-    if (isObject(item) && item.type === 'tool_use' && item.name === write.tool && isObject(item.input) && item.input.file_path === write.filePath) {
-      return item.input;
+  const line = readLineAt(write.log, write.line.start, write.line.end);
+  for (const item of toolUses(line?.node('message')?.get('content')?.items() ?? [])) {
+    if (item.get('name')?.str(16) !== write.tool) continue;
+    const input = item.get('input');
+    if (input?.get('file_path')?.str() === write.filePath) {
+      const value = input.json();
+      return isObject(value) ? value : null;
     }
   }
   return null;
+}
+
+const APPROVED_PLAN = '## Approved Plan:';
+
+/** The exact text an ExitPlanMode call put before the person, where its log holds it (see ApprovedText). */
+export function approvedText(exit: LoggedExit): string | null {
+  if (exit.text === null) return null;
+  const line = readLineAt(exit.log, exit.text.line.start, exit.text.line.end);
+  if (line === null) return null;
+  const items = line.node('message')?.get('content')?.items() ?? [];
+  switch (exit.text.from) {
+    case 'input':
+      return toolUses(items).find((item) => item.get('id')?.str() === exit.toolUseId)?.get('input')?.get('plan')?.str() ?? null;
+    case 'sidecar':
+      return line.node('toolUseResult')?.get('plan')?.str() ?? null;
+    case 'result': {
+      const result = items.find((item) => item.get('type')?.str(16) === 'tool_result' && item.get('tool_use_id')?.str() === exit.toolUseId);
+      const content = result?.get('content');
+      const text = content?.kind === 'string' ? content.str() : content?.items().map((part) => part.get('text')?.str() ?? '').join('\n');
+      const at = text?.indexOf(APPROVED_PLAN) ?? -1;
+      return at === -1 ? null : text!.slice(at + APPROVED_PLAN.length).replace(/^\s*\n/, '');
+    }
+  }
 }
 
 /** `text` with one edit applied, or null when its old text is not there (a gap). */
@@ -145,6 +174,18 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
       versions.push(versionOf(id, text, { at: version.at, source: 'observed', sessionId: null, agentId: null, gapBefore: false }));
     }
   }
+  // The exact text a person approved, when the transcript holds it and it is none of the versions above.
+  const { modes, exits } = sources.history.planModeEvents(planPath, sessions);
+  for (const exit of exits) {
+    if (exit.result !== 'approved') continue;
+    const text = approvedText(exit);
+    // A result's copy of the plan may differ from the file in its trailing newline only.
+    if (text === null || [...texts].some((known) => known.trimEnd() === text.trimEnd())) continue;
+    const id = `a${contentHash(`${exit.log}\0${exit.toolUseId}`).slice(0, 16)}`;
+    texts.add(text);
+    contents.set(id, text);
+    versions.push(versionOf(id, text, { at: exit.at, source: 'approved', sessionId: exit.sessionId, agentId: null, gapBefore: false }));
+  }
   versions.sort((a, b) => compareTimes(a.at, b.at));
 
   // The file on disk, when it is none of the versions above. A large one is known by its facts: a text of
@@ -166,7 +207,7 @@ export function planStory(planPath: string, sources: StorySources): PlanStory {
     versions.push(diskVersion(id, Buffer.byteLength(disk.text), countLines(disk.text)));
   }
   markGaps(versions);
-  return { versions, events: storyEvents(planPath, sessions, sources.history), sessions: [...sessions].sort(), contents, largeDisk };
+  return { versions, events: storyEvents(modes, exits), sessions: [...sessions].sort(), contents, largeDisk };
 }
 
 /**
@@ -180,8 +221,7 @@ function markGaps(versions: StoryVersion[]): void {
   }
 }
 
-function storyEvents(planPath: string, sessions: Set<string>, history: HistoryIndex): StoryEvent[] {
-  const { modes, exits } = history.planModeEvents(planPath, sessions);
+function storyEvents(modes: readonly ModeChange[], exits: readonly LoggedExit[]): StoryEvent[] {
   const events: StoryEvent[] = [
     ...modes.map((m): StoryEvent => ({ at: m.at, kind: m.kind === 'entered' ? 'plan-mode-entered' : 'plan-mode-exited', sessionId: m.sessionId, feedback: null })),
     ...exits.filter((e) => e.result !== null).map((e): StoryEvent => ({

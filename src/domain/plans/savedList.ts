@@ -2,7 +2,7 @@
 // it was and every plan's session link as it was serves these bytes instead of building and serializing
 // the list again (~40 ms of a warm start for 3,000 plans, in code that has not warmed up yet).
 import { createHash } from 'node:crypto';
-import { lastPathSegment } from '../files.js';
+import { projectName } from '../files.js';
 
 /** What the store needs from the session index: the session and cwd that wrote a plan. */
 export interface PlanLinker {
@@ -11,9 +11,9 @@ export interface PlanLinker {
   viewStamp?(): string;
 }
 
-/** A plan's project: the last path segment of its session's cwd. */
+/** A plan's project: its session's (see projectName()). */
 export function projectOf(cwd: string | null | undefined): string | null {
-  return cwd ? lastPathSegment(cwd) : null;
+  return cwd ? projectName(cwd) : null;
 }
 
 /** The two fields of a listed plan that come from the sessions, not from its file. */

@@ -7,7 +7,7 @@
 // (the heaviest folders first), the main thread from the back (the lightest): it joins in between
 // its own work (loading the server, reading plans), and must not be left holding a big folder at the end.
 import { discoverLogsSync } from './logFiles.js';
-import { readLogInSteps, type ReadSlot, type TrackedLog } from './logReader.js';
+import { readLogInSteps, type ReadSlot, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan } from './scanProtocol.js';
 
 export interface FolderQueue {

@@ -1,5 +1,7 @@
 // The session index persisted between runs, so a restart reads only log bytes appended since the last
-// run instead of every byte again. One file per projects dir; any doubt -> rebuild.
+// run instead of every byte again. One file per projects dir, in lines: the rules' version, the index
+// (each log's read offset and links, snapshot.ts), then each log's other facts on a line of its own, which a
+// restart decodes only when something asks for them. Any doubt -> rebuild.
 import { SESSION_INDEX_CACHE } from '../../config/cacheDir.js';
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
@@ -23,15 +25,20 @@ export class SessionIndexCache {
 
   /** The cached index, or null when there is none or it is corrupt, foreign or of another format. */
   async load(options: SessionIndexOptions): Promise<SessionIndex | null> {
-    const data = this.cache.read();
-    if (data === MISSING) return null;
-    if (data === CORRUPT) {
+    const read = this.cache.readLinesSync();
+    if (read === MISSING) return null;
+    const snapshot = read === CORRUPT || read.lines.length === 0 ? CORRUPT : parsed(read.bytes, read.lines[0]!);
+    if (snapshot === CORRUPT) {
       this.logger?.warn(`ignoring the session index cache ${this.file}: corrupt; rebuilding it`);
       return null;
     }
-    const index = SessionIndex.fromJSON(data, options);
+    const { bytes, lines } = read as Exclude<typeof read, symbol>;
+    const index = SessionIndex.fromJSON(snapshot, options, (i) => {
+      const line = lines[i + 1];
+      return line === undefined ? null : () => bytes.toString('utf8', line[0], line[1]);
+    });
     // One written by an older version is just stale: rebuilt without a word.
-    if (!index && !isOutdatedSnapshot(data)) {
+    if (!index && !isOutdatedSnapshot(snapshot)) {
       this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
     }
     if (index) this.inFile = { index, edits: index.editCount };
@@ -45,8 +52,17 @@ export class SessionIndexCache {
   async save(index: SessionIndex): Promise<void> {
     if (this.inFile?.index === index && this.inFile.edits === index.editCount) return;
     const edits = index.editCount;
-    const result = await this.cache.write(await index.snapshot());
+    const { facts, ...snapshot } = await index.snapshot();
+    const result = await this.cache.writeLines([JSON.stringify(snapshot), ...facts]);
     if (result !== true) this.logger?.warn(`could not save the session index cache: ${result}`);
     else this.inFile = { index, edits };
+  }
+}
+
+function parsed(bytes: Buffer, [start, end]: [number, number]): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8', start, end)) as unknown;
+  } catch {
+    return CORRUPT;
   }
 }

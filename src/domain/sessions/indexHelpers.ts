@@ -2,7 +2,7 @@
 // exist, and what reading one log would take. No index state here.
 import { lstatSync, readdirSync } from 'node:fs';
 import { isFolderName } from './logFiles.js';
-import { bytesToRead, sameStat, type TrackedLog } from './logReader.js';
+import { bytesToRead, sameStat, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { SizedJob } from './scanWorkers.js';
 import { isSlug } from './values.js';
 

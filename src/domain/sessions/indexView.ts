@@ -1,6 +1,8 @@
-// The answers the session index serves, folded from every file's facts. Rebuilt after updates rather
-// than patched: it is linear in sessions and slugs (small), and rebuilding cannot drift from the files.
-import type { TrackedLog } from './logReader.js';
+// The answers the session index serves, folded from every file's link facts (transcripts/extractors/links.ts).
+// Rebuilt after updates rather than patched: it is linear in sessions and slugs (small), and rebuilding
+// cannot drift from the files.
+import type { LinkFacts, SessionCwd } from '../transcripts/logFacts.js';
+import type { TrackedLog } from '../transcripts/transcriptReader.js';
 
 export interface TrackedFile {
   /** The project folder (first segment below the projects dir). */
@@ -11,12 +13,12 @@ export interface TrackedFile {
 export interface IndexView {
   /** slug -> sessionId */
   slugs: Map<string, string>;
-  /** sessionId -> cwd */
-  sessions: Map<string, string>;
+  /** sessionId -> the cwd it started in, and how sure that is */
+  sessions: Map<string, SessionCwd>;
   /** project folder key -> absolute dir */
   folders: Map<string, string>;
-  /** project folder key -> last cwd seen in its logs */
-  folderCwds: Map<string, string>;
+  /** project folder key -> the cwd it stands for (see LinkFacts.folderCwd) */
+  folderCwds: Map<string, SessionCwd>;
   /** Distinct cwds, sorted. */
   cwds: string[];
 }
@@ -32,14 +34,15 @@ type Entry = [path: string, file: TrackedFile];
 /**
  * Files folded into the answers one at a time, in any order. Across files the most recently modified one
  * wins (ties: the larger path): each map holds, for each key, the value of the last file in viewOrder
- * that has the key, so a key keeps the latest file seen so far and nothing is sorted.
+ * that has the key, so a key keeps the latest file seen so far and nothing is sorted. A session's cwd is
+ * the surest one (see CwdRank), the latest file's among equally sure ones.
  */
 class ViewFold {
   /** Files added so far. */
   count = 0;
   private readonly slugs = new Map<string, string>();
-  private readonly sessions = new Map<string, string>();
-  private readonly folderCwds = new Map<string, string>();
+  private readonly sessions = new Map<string, SessionCwd>();
+  private readonly folderCwds = new Map<string, SessionCwd>();
   // Which file each key's value came from.
   private readonly slugFrom = new Map<string, Entry>();
   private readonly sessionFrom = new Map<string, Entry>();
@@ -49,22 +52,26 @@ class ViewFold {
   private readonly setSlug = (sessionId: string, slug: string): void => {
     if (this.latest(this.slugFrom, slug)) this.slugs.set(slug, sessionId);
   };
-  private readonly setSession = (cwd: string, sessionId: string): void => {
-    if (this.latest(this.sessionFrom, sessionId)) this.sessions.set(sessionId, cwd);
+  private readonly setSession = (cwd: SessionCwd, sessionId: string): void => {
+    if (this.surest(this.sessions, this.sessionFrom, sessionId, cwd)) this.sessions.set(sessionId, cwd);
   };
 
   add(filepath: string, file: TrackedFile): void {
     this.entry = [filepath, file];
     this.count++;
-    const facts = file.log.facts;
+    const facts = file.log.facts.links;
     facts.slugs.forEach(this.setSlug);
     facts.sessions.forEach(this.setSession);
-    if (facts.lastCwd !== null && this.latest(this.folderFrom, file.folder)) this.folderCwds.set(file.folder, facts.lastCwd);
+    if (facts.folderCwd !== null && this.surest(this.folderCwds, this.folderFrom, file.folder, facts.folderCwd)) {
+      this.folderCwds.set(file.folder, facts.folderCwd);
+    }
   }
 
   /** The view of the files added, with these project folders. It holds the fold's maps: add no more files. */
   view(folders: ReadonlyMap<string, string>): IndexView {
-    const view: IndexView = { slugs: this.slugs, sessions: this.sessions, folders: new Map(folders), folderCwds: this.folderCwds, cwds: [] };
+    const view: IndexView = {
+      slugs: this.slugs, sessions: this.sessions, folders: new Map(folders), folderCwds: this.folderCwds, cwds: [],
+    };
     view.cwds = distinctCwds(view);
     return view;
   }
@@ -75,6 +82,17 @@ class ViewFold {
     if (current !== undefined && viewOrder(current, this.entry!) > 0) return false;
     from.set(key, this.entry!);
     return true;
+  }
+
+  /** Whether `next` is surer than what `key` holds, or as sure and from a later file; if so it holds it. */
+  private surest(values: Map<string, SessionCwd>, from: Map<string, Entry>, key: string, next: SessionCwd): boolean {
+    const known = values.get(key);
+    if (known !== undefined && known.rank !== next.rank) {
+      if (known.rank > next.rank) return false;
+      from.set(key, this.entry!);
+      return true;
+    }
+    return this.latest(from, key);
   }
 }
 
@@ -87,8 +105,8 @@ export function buildView(files: ReadonlyMap<string, TrackedFile>, folders: Read
 
 function distinctCwds(view: IndexView): string[] {
   const cwds = new Set<string>();
-  view.sessions.forEach((cwd) => cwds.add(cwd));
-  view.folderCwds.forEach((cwd) => cwds.add(cwd));
+  view.sessions.forEach(({ cwd }) => cwds.add(cwd));
+  view.folderCwds.forEach(({ cwd }) => cwds.add(cwd));
   return [...cwds].sort();
 }
 
@@ -98,27 +116,35 @@ function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>)
   return true;
 }
 
+/** Same cwds (how sure each is does not change an answer). */
+function sameCwds(a: ReadonlyMap<string, SessionCwd>, b: ReadonlyMap<string, SessionCwd>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key)?.cwd !== value.cwd) return false;
+  return true;
+}
+
 export function sameView(a: IndexView, b: IndexView): boolean {
   return (
-    sameMap(a.slugs, b.slugs) && sameMap(a.sessions, b.sessions) &&
-    sameMap(a.folders, b.folders) && sameMap(a.folderCwds, b.folderCwds)
+    sameMap(a.slugs, b.slugs) && sameCwds(a.sessions, b.sessions) &&
+    sameMap(a.folders, b.folders) && sameCwds(a.folderCwds, b.folderCwds)
   );
 }
 
 /** Whether `later` still says everything `earlier` said (a log that only grew). */
-export function extendsFacts(later: TrackedLog['facts'], earlier: TrackedLog['facts']): boolean {
+export function extendsFacts(later: LinkFacts, earlier: LinkFacts): boolean {
   for (const slug of earlier.slugs.keys()) if (!later.slugs.has(slug)) return false;
-  for (const sessionId of earlier.sessions.keys()) if (!later.sessions.has(sessionId)) return false;
-  return earlier.lastCwd === null || later.lastCwd !== null;
+  for (const [sessionId, cwd] of earlier.sessions) if (later.sessions.get(sessionId)?.cwd !== cwd.cwd) return false;
+  return earlier.folderCwd === null || later.folderCwd?.cwd === earlier.folderCwd.cwd;
 }
 
 /**
  * Applies one file's facts on top of the view, as buildView() would with that file last in its order (it
- * must be: the most recently modified, see the caller). Returns whether any answer changed. A log being
- * appended to is the common change, and a full rebuild (a sort of every tracked file) cost ~15 ms each.
+ * must be: the most recently modified, see the caller); a cwd replaces one at least as sure (see
+ * ViewFold). Returns whether any answer changed. A log being appended to is the common change, and a full rebuild (a sort of every tracked file)
+ * cost ~15 ms each.
  */
 export function patchView(view: IndexView, file: TrackedFile): boolean {
-  const { facts } = file.log;
+  const facts = file.log.facts.links;
   let changed = false;
   let cwdsMoved = false;
   for (const [slug, sessionId] of facts.slugs) {
@@ -128,17 +154,23 @@ export function patchView(view: IndexView, file: TrackedFile): boolean {
     }
   }
   for (const [sessionId, cwd] of facts.sessions) {
-    const before = view.sessions.get(sessionId);
-    if (before !== cwd) {
+    const known = view.sessions.get(sessionId);
+    if (known === undefined || (cwd.rank >= known.rank && known.cwd !== cwd.cwd)) {
       view.sessions.set(sessionId, cwd);
       changed = true;
       cwdsMoved = true;
+    } else if (cwd.rank >= known.rank) {
+      view.sessions.set(sessionId, cwd);
     }
   }
-  if (facts.lastCwd !== null && view.folderCwds.get(file.folder) !== facts.lastCwd) {
-    view.folderCwds.set(file.folder, facts.lastCwd);
-    changed = true;
-    cwdsMoved = true;
+  const folderCwd = facts.folderCwd;
+  const knownFolder = view.folderCwds.get(file.folder);
+  if (folderCwd !== null && (knownFolder === undefined || folderCwd.rank >= knownFolder.rank)) {
+    if (knownFolder?.cwd !== folderCwd.cwd) {
+      changed = true;
+      cwdsMoved = true;
+    }
+    view.folderCwds.set(file.folder, folderCwd);
   }
   if (cwdsMoved) view.cwds = distinctCwds(view);
   return changed;

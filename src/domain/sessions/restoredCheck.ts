@@ -3,7 +3,7 @@ import path from 'node:path';
 import { lstatOrNull } from '../files.js';
 import type { TrackedFile } from './indexView.js';
 import { unmoved, type DirStamp } from './logFiles.js';
-import { sameStat } from './logReader.js';
+import { sameStat } from '../transcripts/transcriptReader.js';
 
 /**
  * True when a refresh of a restored index would change nothing: every directory the last walk listed is

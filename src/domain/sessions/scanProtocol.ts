@@ -1,7 +1,7 @@
 // Messages between the session index and its scan workers (scanWorker.ts). Everything in them is
 // structured-cloneable: plain objects, strings, numbers, Maps and the shared memory of a FolderQueue.
 import type { FolderQueue } from './folderQueue.js';
-import type { ReadResult, TrackedLog } from './logReader.js';
+import type { ReadResult, TrackedLog } from '../transcripts/transcriptReader.js';
 
 export interface ScanJob {
   file: string;

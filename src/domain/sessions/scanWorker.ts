@@ -2,7 +2,7 @@
 // answering) and posts back what each says. Bundled on its own as dist/scanWorker.js.
 import { parentPort } from 'node:worker_threads';
 import { scanTaken, takeScanned } from './folderQueue.js';
-import { createReadSlot, readLog } from './logReader.js';
+import { createReadSlot, readLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
 
 const port = parentPort;

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './folderQueue.js';
-import { createReadSlot, readLogInSteps, type ReadResult, type TrackedLog } from './logReader.js';
+import { createReadSlot, readLogInSteps, type ReadResult, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
 

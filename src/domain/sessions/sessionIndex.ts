@@ -8,12 +8,14 @@ import { KeyedLock } from './concurrency.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
+import { hasLinks, type LogFacts } from '../transcripts/logFacts.js';
+import { restOk, restPending } from '../transcripts/savedFacts.js';
 import {
-  createReadSlot, DEFAULT_CHUNK_BYTES, hasFacts, readLog, type ReadResult, type ReadSlot, type TrackedLog,
-} from './logReader.js';
+  createReadSlot, DEFAULT_CHUNK_BYTES, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+} from '../transcripts/transcriptReader.js';
 import { restoredIsCurrent } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
-import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type SnapshotState } from './snapshot.js';
+import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type IndexSnapshot, type SavedFactsAt, type SnapshotState } from './snapshot.js';
 
 export interface SessionLink {
   sessionId: string;
@@ -41,8 +43,8 @@ export interface SessionIndexOptions {
 export interface SessionScanStats {
   /** Bytes read from logs since the index was created. */
   bytesRead: number;
-  /** Most line bytes any scanner held between chunks (bounded by its tail window, whatever the lines). */
-  maxRetainedBytes: number;
+  /** The largest read buffer any log needed (a chunk, or a long line up to the reader's limit). */
+  maxHeldBytes: number;
   /** Logs currently tracked. */
   trackedFiles: number;
 }
@@ -82,7 +84,7 @@ export class SessionIndex {
   private refreshTail: Promise<unknown> = Promise.resolve();
   private readonly warned = new Set<string>();
   private bytesRead = 0;
-  private maxRetained = 0;
+  private maxHeld = 0;
   /** Every directory the last main-thread walk visited, as it found it (persisted with the index). */
   private dirStamps = new Map<string, DirStamp>();
   /** Set on a restored index: its first refresh lists only the directories that moved since. */
@@ -92,6 +94,11 @@ export class SessionIndex {
    * the index as of some count need not be written again while the count stays the same.
    */
   private edits = 0;
+  /** Bumped whenever any log's facts change (read, gone): what is derived from them keys on it. */
+  private factsEdits = 0;
+  /** Logs whose facts changed since the last notice (see onLogsChanged). */
+  private changedLogs = new Set<string>();
+  private readonly logListeners = new Set<(files: readonly string[]) => void>();
 
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
@@ -138,6 +145,25 @@ export class SessionIndex {
     return true;
   }
 
+  /**
+   * Parses the facts a restore left for later (see savedFacts.ts), in time slices, and reads again the
+   * logs whose saved facts were not what this build saves. Until it resolves an answer built on the
+   * transcripts' facts may miss some (run it before those answers, after the first plan list).
+   */
+  async completeRestore(): Promise<void> {
+    const slicer = new TimeSlicer();
+    const refused: string[] = [];
+    for (const [file, tracked] of [...this.files]) {
+      if (!restPending(tracked.log.facts)) continue;
+      await slicer.maybeYield();
+      if (!restOk(tracked.log.facts)) refused.push(file);
+    }
+    if (refused.length === 0) return;
+    // syncFiles() reads them from their start, and says so.
+    await this.syncFiles(refused);
+    this.publish();
+  }
+
   /** A watcher saw this path change, appear or vanish. True when any answer changed. */
   async updateFile(absPath: string): Promise<boolean> {
     // An update starts from the answers as they are: publish() patches them or compares with them.
@@ -170,7 +196,7 @@ export class SessionIndex {
     const view = this.answers();
     for (const slug of candidateSlugs(planFilename)) {
       const sessionId = view.slugs.get(slug);
-      if (sessionId !== undefined) return { sessionId, cwd: view.sessions.get(sessionId) ?? null };
+      if (sessionId !== undefined) return { sessionId, cwd: view.sessions.get(sessionId)?.cwd ?? null };
     }
     return null;
   }
@@ -179,7 +205,7 @@ export class SessionIndex {
   sessionsForSlug(slug: string): string[] {
     const sessions = new Set<string>();
     for (const tracked of this.files.values()) {
-      const sessionId = tracked.log.facts.slugs.get(slug);
+      const sessionId = tracked.log.facts.links.slugs.get(slug);
       if (sessionId !== undefined) sessions.add(sessionId);
     }
     return [...sessions].sort();
@@ -189,7 +215,7 @@ export class SessionIndex {
   slugsOfSession(sessionId: string): string[] {
     const slugs = new Set<string>();
     for (const tracked of this.files.values()) {
-      for (const [slug, id] of tracked.log.facts.slugs) if (id === sessionId) slugs.add(slug);
+      for (const [slug, id] of tracked.log.facts.links.slugs) if (id === sessionId) slugs.add(slug);
     }
     return [...slugs].sort();
   }
@@ -199,8 +225,34 @@ export class SessionIndex {
     return [...this.files.keys()];
   }
 
+  /**
+   * Every log with its facts (transcripts/logFacts.ts): the one source of what is derived from the
+   * transcripts. Restored facts are parsed as they are first read (see savedFacts.ts).
+   */
+  logs(): IterableIterator<[string, LogFacts]> {
+    return (function* (files: Map<string, TrackedFile>): IterableIterator<[string, LogFacts]> {
+      for (const [file, tracked] of files) yield [file, tracked.log.facts];
+    })(this.files);
+  }
+
+  /** One log's facts, or null when the index does not read it. */
+  logFacts(file: string): LogFacts | null {
+    return this.files.get(file)?.log.facts ?? null;
+  }
+
+  /** Changes whenever the facts of any log change. */
+  get factsVersion(): number {
+    return this.factsEdits;
+  }
+
+  /** Hears, after each update, which logs' facts changed (read further, appeared, gone). */
+  onLogsChanged(listener: (files: readonly string[]) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
   cwdForSession(sessionId: string): string | null {
-    return this.answers().sessions.get(sessionId) ?? null;
+    return this.answers().sessions.get(sessionId)?.cwd ?? null;
   }
 
   /** Every directory under projects/, with the last cwd seen in its logs. Sorted by key. */
@@ -208,7 +260,7 @@ export class SessionIndex {
     const view = this.answers();
     return [...view.folders]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, dir]) => ({ key, dir, cwd: view.folderCwds.get(key) ?? null }));
+      .map(([key, dir]) => ({ key, dir, cwd: view.folderCwds.get(key)?.cwd ?? null }));
   }
 
   /** Distinct cwds: each session's last cwd and each folder's last cwd. Sorted. */
@@ -217,7 +269,7 @@ export class SessionIndex {
   }
 
   scanStats(): SessionScanStats {
-    return { bytesRead: this.bytesRead, maxRetainedBytes: this.maxRetained, trackedFiles: this.files.size };
+    return { bytesRead: this.bytesRead, maxHeldBytes: this.maxHeld, trackedFiles: this.files.size };
   }
 
   /** See `edits`: equal counts, equal toJSON(). */
@@ -230,7 +282,7 @@ export class SessionIndex {
   }
 
   /** toJSON() in time slices; nothing may change the index until it resolves (see Viewer's session queue). */
-  snapshot(): Promise<object> {
+  snapshot(): Promise<IndexSnapshot> {
     return writeSnapshotInSlices(this.projectsDir, this.snapshotState());
   }
 
@@ -238,10 +290,13 @@ export class SessionIndex {
     return { folders: this.folders, files: this.files, dirStamps: this.dirStamps, viewStamp: this.stamp };
   }
 
-  /** An index restored from toJSON() output, or null when `data` is not one for this projects dir. */
-  static fromJSON(data: unknown, options: SessionIndexOptions): SessionIndex | null {
+  /**
+   * An index restored from toJSON() output, or null when `data` is not one for this projects dir; its logs'
+   * other facts from `savedFacts` when `data` holds none (see readSnapshot()).
+   */
+  static fromJSON(data: unknown, options: SessionIndexOptions, savedFacts?: SavedFactsAt): SessionIndex | null {
     const index = new SessionIndex(options);
-    const restored = readSnapshot(data, index.projectsDir);
+    const restored = readSnapshot(data, index.projectsDir, savedFacts);
     if (restored === null) return null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
     // Taken as it is: readSnapshot() built it in viewOrder, which restoredIsCurrent() relies on.
@@ -303,7 +358,8 @@ export class SessionIndex {
         this.forget(file);
         continue;
       }
-      state.previous.set(file, tracked.log);
+      const from = this.readFrom(tracked.log);
+      if (from !== null) state.previous.set(file, from);
       state.weight++;
       sent.set(file, tracked.log);
     }
@@ -368,14 +424,16 @@ export class SessionIndex {
   private async syncFiles(files: string[]): Promise<void> {
     const slicer = new TimeSlicer();
     const jobs: SizedJob[] = [];
+    const known: (TrackedLog | null)[] = [];
     let bytes = 0;
     for (const file of files) {
       await slicer.maybeYield();
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, previous);
+      const job = jobFor(file, this.readFrom(previous));
       if (job === 'gone') this.forget(file);
       else if (job !== null) {
         jobs.push(job);
+        known.push(previous);
         bytes += job.bytes;
       }
     }
@@ -383,7 +441,7 @@ export class SessionIndex {
       ? await this.workers.run(jobs, this.chunkBytes)
       : await readInSlices(jobs, this.chunkBytes);
     jobs.forEach((job, i) => {
-      if ((this.files.get(job.file)?.log ?? null) === job.previous) this.apply(job.file, results[i]!);
+      if ((this.files.get(job.file)?.log ?? null) === known[i]) this.apply(job.file, results[i]!);
     });
   }
 
@@ -400,22 +458,33 @@ export class SessionIndex {
   private syncFile(file: string): Promise<void> {
     return this.fileLocks.run(file, async () => {
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, previous);
+      const job = jobFor(file, this.readFrom(previous));
       if (job === 'gone') return this.forget(file);
       if (job === null) return;
       // A log that appeared whole (a copied or restored session) is a big read: off the main thread.
       const result = this.workers !== null && job.bytes >= this.workerThreshold
         ? (await this.workers.run([job], this.chunkBytes))[0]!
-        : readLog(file, previous, this.slot);
+        : readLog(file, job.previous, this.slot);
       if ((this.files.get(file)?.log ?? null) === previous) this.apply(file, result);
     });
+  }
+
+  /**
+   * What a read of a log goes on from: what was read of it, unless its facts came from a cache that held
+   * something else than what this build saves (then it is read from its start).
+   */
+  private readFrom(log: TrackedLog | null): TrackedLog | null {
+    if (log === null || restOk(log.facts)) return log;
+    this.warnOnce('the saved facts of some session logs were not readable; reading them again');
+    return null;
   }
 
   private forget(file: string): void {
     const previous = this.files.get(file);
     if (previous === undefined || !this.files.delete(file)) return;
     this.edits++;
-    if (hasFacts(previous.log.facts)) this.dirty = true;
+    this.factsChanged(file);
+    if (hasLinks(previous.log.facts)) this.dirty = true;
   }
 
   private apply(file: string, result: ReadResult): void {
@@ -428,19 +497,20 @@ export class SessionIndex {
       const folder = previous?.folder ?? relativeSegments(this.projectsDir, file)?.[0];
       if (folder === undefined) return;
       this.bytesRead += result.bytesRead;
-      this.maxRetained = Math.max(this.maxRetained, result.maxRetainedBytes);
+      this.maxHeld = Math.max(this.maxHeld, result.maxHeldBytes);
       const tracked: TrackedFile = { folder, log: result.log };
       this.files.set(file, tracked);
       this.edits++;
+      this.factsChanged(file);
       if (!this.folders.has(folder)) {
         this.folders.set(folder, path.join(this.projectsDir, folder));
         this.dirty = true;
       }
       // The mtime moved, which can reorder files sharing a slug or session: rebuild when it matters,
       // or lay the file over the view when it only grew and is now the newest (the usual append).
-      if (!this.dirty && previous !== undefined && extendsFacts(result.log.facts, previous.log.facts) && this.isNewest(file)) {
+      if (!this.dirty && previous !== undefined && extendsFacts(result.log.facts.links, previous.log.facts.links) && this.isNewest(file)) {
         this.patches.push(tracked);
-      } else if (hasFacts(result.log.facts) || (previous !== undefined && hasFacts(previous.log.facts))) {
+      } else if (hasLinks(result.log.facts) || (previous !== undefined && hasLinks(previous.log.facts))) {
         this.dirty = true;
       }
     }
@@ -457,10 +527,20 @@ export class SessionIndex {
     return true;
   }
 
-  /** Rebuilds the view after changes; true when any answer differs from before. */
+  private factsChanged(file: string): void {
+    this.factsEdits++;
+    this.changedLogs.add(file);
+  }
+
+  /** Rebuilds the view after changes, and tells who listens which logs changed; true when any answer differs from before. */
   private publish(): boolean {
     const changed = this.applyChanges();
     if (changed) this.stamp = newStamp();
+    if (this.changedLogs.size > 0) {
+      const files = [...this.changedLogs];
+      this.changedLogs.clear();
+      for (const listener of this.logListeners) listener(files);
+    }
     return changed;
   }
 

@@ -11,17 +11,22 @@ import { TimeSlicer } from '../timeSlicer.js';
 import { viewOrder, type TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, UUID, type DirStamp } from './logFiles.js';
-import type { LogFacts } from './logReader.js';
+import type { CwdRank, LinkFacts } from '../transcripts/logFacts.js';
+import { restoredFacts, saveRest } from '../transcripts/savedFacts.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 2;
+const VERSION = 3;
 /** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
 const MAX_STAMP_CHARS = 64;
 
 /**
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
- * size, mtimeMs, ino, offset, lastCwd (an index into `strings`, or -1), the number of sessions, that
- * many [sessionId, cwd] index pairs, the number of slugs, that many [slug, sessionId] index pairs.
+ * size, mtimeMs, ino, offset, lines, the folder's cwd (an index into `strings`, or -1) and its rank, the
+ * number of sessions, that many [sessionId, cwd, rank] (indexes into `strings` and a rank), the number of
+ * slugs, that many [slug, sessionId] index pairs. The rest of each file's facts is one JSON text in `facts`
+ * (transcripts/savedFacts.ts), in the same order, parsed only when something asks for them: the cache file
+ * keeps each on a line of its own (indexCache.ts), so that a restart that serves its saved plan list does not
+ * even decode them.
  */
 export type SnapshotFiles = (string | number)[];
 
@@ -36,7 +41,12 @@ export interface IndexSnapshot {
   dirs: (string | number)[];
   /** The stamp of the index's answers as saved (SessionIndex.viewStamp()); absent in older snapshots. */
   viewStamp?: string;
+  /** Each file's other facts, in the order of `files` (see SnapshotFiles). */
+  facts: string[];
 }
+
+/** The other facts of the i-th file of a snapshot, as saved, decoded when called (null: none). */
+export type SavedFactsAt = (i: number) => (() => string) | null;
 
 export interface RestoredState {
   folders: Map<string, string>;
@@ -91,14 +101,16 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
   // Relative to the projects dir, `/`-separated on every platform.
   const relative = (abs: string): string => relativeSegments(projectsDir, abs)!.join('/');
   const flat: SnapshotFiles = [];
+  const facts: string[] = [];
   // In viewOrder (oldest first): a restart's check (restoredCheck.ts) goes through them newest first.
   for (const [abs, { log }] of [...files].sort(viewOrder)) {
-    const { facts } = log;
-    flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset,
-      facts.lastCwd === null ? -1 : ref(facts.lastCwd), facts.sessions.size);
-    for (const [sessionId, cwd] of facts.sessions) flat.push(ref(sessionId), ref(cwd));
-    flat.push(facts.slugs.size);
-    for (const [slug, sessionId] of facts.slugs) flat.push(ref(slug), ref(sessionId));
+    const { links } = log.facts;
+    flat.push(relative(abs), log.size, log.mtimeMs, log.ino, log.offset, log.lines,
+      links.folderCwd === null ? -1 : ref(links.folderCwd.cwd), links.folderCwd?.rank ?? 0, links.sessions.size);
+    for (const [sessionId, { cwd, rank }] of links.sessions) flat.push(ref(sessionId), ref(cwd), rank);
+    flat.push(links.slugs.size);
+    for (const [slug, sessionId] of links.slugs) flat.push(ref(slug), ref(sessionId));
+    facts.push(saveRest(log.facts));
     yield;
   }
   const dirs: (string | number)[] = [];
@@ -106,7 +118,7 @@ function* snapshotSteps(projectsDir: string, { folders, files, dirStamps, viewSt
     dirs.push(relative(dir), stamp.mtimeMs, stamp.ino, stamp.listedAt);
     yield;
   }
-  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs, viewStamp };
+  return { format: FORMAT, version: VERSION, projectsDir, folders: [...folders.keys()].sort(), strings, files: flat, dirs, viewStamp, facts };
 }
 
 /** Segments of a path the snapshot names, or null unless it is a relative path with plain segments. */
@@ -147,6 +159,10 @@ function isTime(value: unknown): value is number {
 
 function isInode(value: unknown): value is number {
   return isTime(value) && value >= 0;
+}
+
+function isRank(value: unknown): value is CwdRank {
+  return value === 0 || value === 1 || value === 2;
 }
 
 /**
@@ -203,12 +219,22 @@ function stringAt(strings: readonly unknown[], i: unknown, valid: (s: string) =>
   return memo[i] === 1 ? value : null;
 }
 
-/** The state a snapshot describes, or null when it is not a valid snapshot of this projects dir. */
-export function readSnapshot(data: unknown, projectsDir: string): RestoredState | null {
+/**
+ * The state a snapshot describes, or null when it is not a valid snapshot of this projects dir. Each file's
+ * other facts come from the snapshot's `facts`, or from `savedFacts` when it has none (the cache file keeps
+ * them apart).
+ */
+export function readSnapshot(data: unknown, projectsDir: string, savedFacts?: SavedFactsAt): RestoredState | null {
   if (!isRecord(data) || data.format !== FORMAT || data.version !== VERSION) return null;
   if (typeof data.projectsDir !== 'string' || path.resolve(data.projectsDir) !== projectsDir) return null;
   const { folders: folderList, strings, files: flat } = data;
   if (!Array.isArray(folderList) || !Array.isArray(strings) || !Array.isArray(flat)) return null;
+  const inline = data.facts;
+  if (inline !== undefined && !Array.isArray(inline)) return null;
+  const factsAt: SavedFactsAt = inline === undefined ? savedFacts ?? (() => null) : (i) => {
+    const text: unknown = inline[i];
+    return typeof text === 'string' ? () => text : null;
+  };
   const folders = new Map<string, string>();
   for (const key of folderList as unknown[]) {
     // A folder name has no separator and is not `.` or `..` (isFolderName), as underProjects() needs.
@@ -228,35 +254,40 @@ export function readSnapshot(data: unknown, projectsDir: string): RestoredState 
     const mtimeMs: unknown = flat[at + 2];
     const ino: unknown = flat[at + 3];
     const offset: unknown = flat[at + 4];
-    const lastCwdAt: unknown = flat[at + 5];
-    const sessionCount: unknown = flat[at + 6];
-    at += 7;
-    if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount)) return null;
-    if (!isTime(mtimeMs) || !isInode(ino)) return null;
+    const lineCount: unknown = flat[at + 5];
+    const folderCwdAt: unknown = flat[at + 6];
+    const folderRank: unknown = flat[at + 7];
+    const sessionCount: unknown = flat[at + 8];
+    at += 9;
+    if (typeof rel !== 'string' || !isCount(size) || !isCount(offset) || offset > size || !isCount(sessionCount) || !isCount(lineCount)) return null;
+    if (!isTime(mtimeMs) || !isInode(ino) || !isRank(folderRank)) return null;
     const log = logPath(projectsDir, rel);
     if (log === null) return null;
     const folder = log.folder;
     if (!folders.has(folder)) return null;
-    const lastCwd = lastCwdAt === -1 ? null : stringAt(strings, lastCwdAt, isCwd, cwds);
-    if (lastCwd === null && lastCwdAt !== -1) return null;
-    const facts: LogFacts = { slugs: new Map(), sessions: new Map(), lastCwd };
-    for (let k = 0; k < sessionCount; k++, at += 2) {
+    const folderCwd = folderCwdAt === -1 ? null : stringAt(strings, folderCwdAt, isCwd, cwds);
+    if (folderCwd === null && folderCwdAt !== -1) return null;
+    const links: LinkFacts = { slugs: new Map(), sessions: new Map(), folderCwd: folderCwd === null ? null : { cwd: folderCwd, rank: folderRank } };
+    for (let k = 0; k < sessionCount; k++, at += 3) {
       const sessionId = stringAt(strings, flat[at], isSessionId, sessionIds);
       const cwd = stringAt(strings, flat[at + 1], isCwd, cwds);
-      if (sessionId === null || cwd === null || facts.sessions.has(sessionId)) return null;
-      facts.sessions.set(sessionId, cwd);
+      const rank: unknown = flat[at + 2];
+      if (sessionId === null || cwd === null || !isRank(rank) || links.sessions.has(sessionId)) return null;
+      links.sessions.set(sessionId, { cwd, rank });
     }
     const slugCount: unknown = flat[at++];
     if (!isCount(slugCount)) return null;
     for (let k = 0; k < slugCount; k++, at += 2) {
       const slug = stringAt(strings, flat[at], isSlug, slugs);
       const sessionId = stringAt(strings, flat[at + 1], isSessionId, sessionIds);
-      if (slug === null || sessionId === null || facts.slugs.has(slug)) return null;
-      facts.slugs.set(slug, sessionId);
+      if (slug === null || sessionId === null || links.slugs.has(slug)) return null;
+      links.slugs.set(slug, sessionId);
     }
+    const rest = factsAt(files.size);
+    if (rest === null) return null;
     const abs = log.abs;
     if (files.has(abs)) return null;
-    files.set(abs, { folder, log: { size, mtimeMs, ino, offset, facts } });
+    files.set(abs, { folder, log: { size, mtimeMs, ino, offset, lines: lineCount, facts: restoredFacts(links, rest) } });
   }
   const dirs = readDirs(data.dirs, projectsDir);
   if (dirs === null) return null;

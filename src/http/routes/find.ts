@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { findEndpoints } from '../../contract/find.js';
-import { FindQueryError } from '../../domain/find/finder.js';
+import { isFindQueryError } from '../../domain/find/finder.js';
 import { sendText } from '../errors.js';
 
 export function findRoutes(app: FastifyInstance, viewer: Viewer): void {
@@ -20,7 +20,7 @@ export function findRoutes(app: FastifyInstance, viewer: Viewer): void {
     try {
       return await viewer.finder.find(q, { limit: Number(limit), offset: Number(offset), signal: gone.signal });
     } catch (error) {
-      if (error instanceof FindQueryError) return sendText(reply, 400, `Bad request: ${error.message}`);
+      if (isFindQueryError(error)) return sendText(reply, 400, `Bad request: ${error.message}`);
       // Nobody is left to read an answer.
       if (gone.signal.aborted) return reply;
       throw error;

@@ -11,25 +11,37 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const stories = viewer.history.stories;
 
+  // Every answer here is built on the transcripts' facts: none before they are all at hand (viewer.ts).
+  const ready = (): Promise<void> => viewer.transcriptsReady;
+
   typed.get('/api/plans/:filename/history', { schema: historyEndpoints.history }, async (request, reply) => {
+    await ready();
     const { filename } = request.params;
     const story = await stories.story(filename);
     if (story === null) return sendText(reply, 404, 'Plan not found');
-    return { filename, versions: story.versions, events: story.events, sessions: story.sessions, retention: stories.retention(filename) };
+    return {
+      filename, versions: story.versions, events: story.events, sessions: story.sessions, unreadLines: viewer.history.index.unreadLines(story.sessions),
+      retention: stories.retention(filename),
+    };
   });
 
   typed.get('/api/plans/:filename/versions/:id', { schema: historyEndpoints.version }, async (request, reply) => {
+    await ready();
     const version = await stories.version(request.params.filename, request.params.id);
     if (version === null) return sendText(reply, 404, 'Version not found');
     // A large file on disk is streamed, as its /content is.
     return 'text' in version ? { content: version.text } : sendContent(reply, version.file);
   });
 
-  typed.get('/api/archive', { schema: historyEndpoints.archive }, () => ({ plans: stories.archive() }));
+  typed.get('/api/archive', { schema: historyEndpoints.archive }, async () => {
+    await ready();
+    return { plans: stories.archive() };
+  });
 
   typed.get('/api/retention', { schema: historyEndpoints.retention }, () => stories.retentionPolicy());
 
-  typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, (request, reply) => {
+  typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, async (request, reply) => {
+    await ready();
     const card = stories.session(request.params.sessionId);
     if (card === null) return sendText(reply, 404, 'Session not found');
     return card;

@@ -116,6 +116,7 @@ export function HistoryPanel({ history, texts, compare, onCompare, options, onNa
         <h2 className="section-title">
           {formatCount(history.versions.length)} {history.versions.length === 1 ? 'version' : 'versions'}
         </h2>
+        {history.unreadLines > 0 && <UnreadNote lines={history.unreadLines} of="its sessions' transcripts" />}
         <ol className="timeline">
           {items.map((item, i) =>
             item.type === 'version' ? (
@@ -183,6 +184,16 @@ export function HistoryPanel({ history, texts, compare, onCompare, options, onNa
         </section>
       )}
     </div>
+  );
+}
+
+/** Lines of the transcripts behind an answer that were too long to read: what they hold is missing from it. */
+export function UnreadNote({ lines, of }: { lines: number; of: string }) {
+  return (
+    <p className="chip incomplete-note" role="note">
+      {formatCount(lines)} {lines === 1 ? 'line' : 'lines'} of {of} {lines === 1 ? 'is' : 'are'} over 32 MiB, too long to read: what{' '}
+      {lines === 1 ? 'it holds' : 'they hold'} is not shown
+    </p>
   );
 }
 

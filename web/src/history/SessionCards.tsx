@@ -6,6 +6,7 @@ import { copyText } from '../ui/clipboard';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { useState } from 'react';
+import { UnreadNote } from './HistoryPanel';
 import { riskOf, transcriptDeletesAt, whenText } from './retention';
 import { useRetentionPolicy, useSessionCard } from './useHistory';
 
@@ -35,6 +36,7 @@ function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: st
           Claude Code deletes this transcript {whenText(risk)} (cleanupPeriodDays: {policy.cleanupPeriodDays}); the plan's versions the viewer has read stay here
         </p>
       )}
+      {card.unreadLines > 0 && <UnreadNote lines={card.unreadLines} of="its transcript" />}
       <div className="resume">
         <code className="resume-command">{card.resumeCommand}</code>
         <button type="button" className="chip" onClick={() => void copy()} aria-label="Copy the resume command">

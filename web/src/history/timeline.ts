@@ -39,6 +39,7 @@ export function timeline(versions: PlanVersion[], events: PlanEvent[]): Timeline
 export const SOURCE_LABEL: Record<PlanVersion['source'], string> = {
   write: 'Written',
   edit: 'Edited',
+  approved: 'Approved in plan mode',
   observed: 'Changed outside Claude Code',
   disk: 'Changed outside Claude Code',
 };
@@ -47,6 +48,7 @@ export const SOURCE_LABEL: Record<PlanVersion['source'], string> = {
 export const SOURCE_DETAIL: Record<PlanVersion['source'], string> = {
   write: 'Claude Code wrote the whole plan (Write)',
   edit: 'Claude Code edited the version before (Edit or MultiEdit)',
+  approved: 'the exact text you approved when Claude Code left plan mode, which the file does not hold',
   observed: 'a content the viewer saw of the file, which no tool call of Claude Code explains',
   disk: 'the file on disk now, which no tool call of Claude Code explains',
 };

@@ -2,7 +2,8 @@
 // 'unsafe-inline'): mermaid's <style> element becomes a constructed stylesheet and its style=""
 // attributes are re-applied through CSSOM after insertion, which CSP does not restrict. While
 // mermaid draws (it measures text in a scratch element of the page), its style attributes go
-// through CSSOM and its <style> element is kept inert, so the page raises no CSP violation.
+// through CSSOM and its <style> elements, however created, are kept inert, one diagram at a time;
+// e2e/mermaidCsp.test.ts draws every kind of diagram and checks that the page reports no violation.
 // This module is imported dynamically: mermaid is only downloaded when a document has a diagram.
 import mermaid from 'mermaid';
 import { neutralizeStyleAttributes } from './cspSafeMarkup';
@@ -40,12 +41,29 @@ const INERT_STYLE = 'desc[data-pmv-css]';
 /**
  * Runs `draw` with style attributes set through CSSOM, <style> elements created inert (their CSS
  * is collected from the output instead) and markup parsed without style attributes. Each would
- * otherwise be a CSP violation under a policy without 'unsafe-inline'.
+ * otherwise be a CSP violation under a policy without 'unsafe-inline'. One draw at a time: the hooks
+ * are global, and a second draw starting inside the first would take the first's hooks for the
+ * originals and leave them unhooked when it put them back.
  */
-async function withCspSafeStyles<T>(draw: () => Promise<T>): Promise<T> {
+let drawing: Promise<unknown> = Promise.resolve();
+
+function withCspSafeStyles<T>(draw: () => Promise<T>): Promise<T> {
+  const run = drawing.then(() => hooked(draw), () => hooked(draw));
+  drawing = run.catch(() => undefined);
+  return run;
+}
+
+async function hooked<T>(draw: () => Promise<T>): Promise<T> {
   const setAttribute = Element.prototype.setAttribute;
+  const setAttributeNS = Element.prototype.setAttributeNS;
   const createElement = Document.prototype.createElement;
+  const createElementNS = Document.prototype.createElementNS;
   const parseFromString = DOMParser.prototype.parseFromString;
+  const inertStyle = (doc: Document, options?: ElementCreationOptions): Element => {
+    const inert = createElementNS.call(doc, 'http://www.w3.org/2000/svg', 'desc', options);
+    setAttribute.call(inert, 'data-pmv-css', '');
+    return inert;
+  };
   DOMParser.prototype.parseFromString = function (this: DOMParser, markup: string, type: DOMParserSupportedType) {
     return parseFromString.call(this, neutralizeStyleAttributes(String(markup)), type);
   } as DOMParser['parseFromString'];
@@ -56,17 +74,27 @@ async function withCspSafeStyles<T>(draw: () => Promise<T>): Promise<T> {
     }
     setAttribute.call(this, name, value);
   };
+  Element.prototype.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string) {
+    if (name.toLowerCase() === 'style' && 'style' in this) {
+      (this as HTMLElement).style.cssText = String(value);
+      return;
+    }
+    setAttributeNS.call(this, namespace, name, value);
+  };
   Document.prototype.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
-    if (String(tag).toLowerCase() !== 'style') return createElement.call(this, tag, options);
-    const inert = createElement.call(this, 'desc', options);
-    setAttribute.call(inert, 'data-pmv-css', '');
-    return inert;
+    return String(tag).toLowerCase() === 'style' ? inertStyle(this, options) : createElement.call(this, tag, options);
   } as Document['createElement'];
+  // d3 creates an SVG's <style> with its namespace.
+  Document.prototype.createElementNS = function (this: Document, namespace: string | null, tag: string, options?: ElementCreationOptions) {
+    return String(tag).toLowerCase() === 'style' ? inertStyle(this, options) : createElementNS.call(this, namespace, tag, options);
+  } as Document['createElementNS'];
   try {
     return await draw();
   } finally {
     Element.prototype.setAttribute = setAttribute;
+    Element.prototype.setAttributeNS = setAttributeNS;
     Document.prototype.createElement = createElement;
+    Document.prototype.createElementNS = createElementNS;
     DOMParser.prototype.parseFromString = parseFromString;
   }
 }

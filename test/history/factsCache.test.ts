@@ -1,0 +1,83 @@
+// The transcripts' facts between runs (persisted.ts): saved with the session index, one record per log,
+// restored by the next run for logs that did not change (not read again), and set aside when other rules
+// wrote them or they are torn.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
+import { Viewer } from '../../src/viewer.js';
+import { TempHome, uuid } from '../helpers/home.js';
+import { readIndexCache } from '../sessions/helpers.js';
+import { meta, prompt, write } from './transcript.js';
+
+let home: TempHome;
+let cache: string;
+const warnings: string[] = [];
+
+/** The session's title from a fresh run, once its facts are all at hand; the run is closed (and saves). */
+async function title(): Promise<string | null> {
+  const viewer = await Viewer.open({ claudeDir: home.claude, homeDir: home.root, logger: { warn: (m) => warnings.push(m) }, watch: false, cacheDir: cache });
+  await viewer.transcriptsReady;
+  const answer = viewer.history.index.session(uuid(1))?.facts.customTitle ?? null;
+  await viewer.close();
+  return answer;
+}
+
+async function cacheFile(): Promise<string> {
+  const name = (await readdir(cache)).find((f) => f.startsWith('session-index-') && f.endsWith('.json'));
+  if (!name) throw new Error('no session index cache was written');
+  return path.join(cache, name);
+}
+
+beforeEach(async () => {
+  home = await TempHome.create('pmv-facts-cache-');
+  cache = path.join(home.root, 'cache');
+  warnings.length = 0;
+  const sessionId = uuid(1);
+  const ctx = { cwd: '/work/app', sessionId, slug: 'the-plan', at: '2026-10-01T10:00:00.000Z' };
+  const plan = path.join(home.claude, 'plans', 'the-plan.md');
+  await home.write(path.join('projects', '-work-app', `${sessionId}.jsonl`),
+    [prompt(ctx, 'Plan it'), write(ctx, plan, '# The plan\n'), meta.customTitle(sessionId, 'Title from the log')].join('\n') + '\n');
+  expect(await title()).toBe('Title from the log');
+});
+
+afterEach(async () => {
+  await home?.cleanup();
+});
+
+describe('the transcripts\' facts between runs', () => {
+  it('are saved with the session index, one line per log after it, marked with the rules\' version', async () => {
+    const saved = await readIndexCache(await cacheFile());
+    expect(saved.header).toEqual({ derivation: DERIVATION_VERSION });
+    expect(saved.facts).toHaveLength(1);
+    expect(saved.facts[0]).toContain('Title from the log');
+  });
+
+  it('are restored for an unchanged log instead of reading it again', async () => {
+    const file = await cacheFile();
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache'));
+    expect(await title()).toBe('Title from the cache');
+    expect(warnings).toEqual([]);
+  });
+
+  it('are set aside when other rules wrote them, when they are torn, and when one log\'s record is not what this build saves', async () => {
+    const file = await cacheFile();
+    const saved = (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache');
+    await writeFile(file, saved.replace(`{"derivation":${DERIVATION_VERSION}}`, `{"derivation":${DERIVATION_VERSION - 1}}`));
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([]);
+    // Torn within the last log's facts: that log is read again.
+    await writeFile(file, saved.slice(0, saved.length - 30));
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('reading them again')]);
+    warnings.length = 0;
+    // Torn within the index: the whole cache is set aside.
+    await writeFile(file, saved.slice(0, saved.indexOf('\n', saved.indexOf('\n') + 1) - 30));
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('ignoring the session index cache')]);
+    warnings.length = 0;
+    await writeFile(file, saved.replace('"s":[[', '"s":[[[]],[['));
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('reading them again')]);
+  });
+});
