@@ -115,6 +115,15 @@ export function readCacheFileSync(file: string, maxBytes: number): Buffer | null
 export const TOO_LARGE = Symbol('too large');
 
 /**
+ * A small file of the user's (a subagent's meta.json, a worktree's `.git` file) as text: null when it is
+ * missing, no regular file, unreadable or larger than `maxBytes`, so a FIFO or a huge file put in its place
+ * costs nothing.
+ */
+export function readSmallTextSync(file: string, maxBytes: number): string | null {
+  return withRegularFileSync(file, (fd, stats) => (stats.size > maxBytes ? null : readFileSync(fd, 'utf8')));
+}
+
+/**
  * A file's first bytes as text, in pieces (joined, they are the text), and whether they are the whole
  * file. Each piece but the last ends with a newline.
  */

@@ -8,24 +8,25 @@
 /** Passes over large files that run at once; each holds a few chunks (largeFiles.ts). */
 export const LARGE_READS_AT_ONCE = 2;
 
-let running = 0;
-const waiting: (() => void)[] = [];
+import { processWide } from './processWide.js';
+
+const turns = processWide('largeReads', () => ({ running: 0, waiting: [] as (() => void)[] }));
 
 /**
  * Waits for a turn among the passes over large files; resolves to the function that ends it (calling it
  * again does nothing).
  */
 export async function largeReadTurn(): Promise<() => void> {
-  if (running < LARGE_READS_AT_ONCE) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
+  if (turns.running < LARGE_READS_AT_ONCE) turns.running++;
+  else await new Promise<void>((resolve) => turns.waiting.push(resolve));
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
     // The turn passes straight to the next one waiting, so `running` never drops below what runs.
-    const next = waiting.shift();
+    const next = turns.waiting.shift();
     if (next) next();
-    else running--;
+    else turns.running--;
   };
 }
 
@@ -41,5 +42,5 @@ export async function inLargeReadTurn<T>(work: () => Promise<T>): Promise<T> {
 
 /** Passes running and waiting now (for tests and traces). */
 export function largeReadsNow(): { running: number; waiting: number } {
-  return { running, waiting: waiting.length };
+  return { running: turns.running, waiting: turns.waiting.length };
 }

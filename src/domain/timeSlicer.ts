@@ -6,30 +6,31 @@
 // own setImmediate, all of their slices ran in the same turn, back to back, and a request waited for
 // their sum (the benchmark's probe after ready saw 40-60 ms).
 
+import { processWide } from './processWide.js';
+
 /** How long one slice of synchronous work may hold the event loop. */
 export const SLICE_MS = 10;
 
-const waiting: (() => void)[] = [];
-let turnScheduled = false;
+const turns = processWide('sliceTurns', () => ({ waiting: [] as (() => void)[], scheduled: false }));
 
 function scheduleTurn(): void {
-  turnScheduled = true;
+  turns.scheduled = true;
   // Queued from within an immediate, it runs in the next turn, after that turn's I/O (the requests).
   setImmediate(runNextSlice);
 }
 
 function runNextSlice(): void {
-  turnScheduled = false;
-  const next = waiting.shift();
-  if (waiting.length > 0) scheduleTurn();
+  turns.scheduled = false;
+  const next = turns.waiting.shift();
+  if (turns.waiting.length > 0) scheduleTurn();
   next?.();
 }
 
 /** Resolves in a later turn of the event loop, after the slices already waiting for theirs (FIFO). */
 export function nextSliceTurn(): Promise<void> {
   return new Promise((resolve) => {
-    waiting.push(resolve);
-    if (!turnScheduled) scheduleTurn();
+    turns.waiting.push(resolve);
+    if (!turns.scheduled) scheduleTurn();
   });
 }
 

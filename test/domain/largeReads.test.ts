@@ -1,6 +1,6 @@
 // Passes over large files take turns process-wide (largeReads.ts): at most LARGE_READS_AT_ONCE at once,
 // the others in the order they came; a turn ends however its work ends, and only once.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inLargeReadTurn, LARGE_READS_AT_ONCE, largeReadsNow, largeReadTurn } from '../../src/domain/largeReads.js';
 
 /** A promise and what settles it. */
@@ -63,6 +63,23 @@ describe('large reads', () => {
     expect(largeReadsNow()).toEqual({ running: 2, waiting: 0 });
     b();
     (await c)();
+    expect(largeReadsNow()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('are one queue for every copy of the module in the process (the built service loads it in two bundles)', async () => {
+    const held = [await largeReadTurn(), await largeReadTurn()].slice(0, LARGE_READS_AT_ONCE);
+    vi.resetModules();
+    const copy = await import('../../src/domain/largeReads.js');
+    let started = false;
+    const other = copy.inLargeReadTurn(async () => {
+      started = true;
+    });
+    await turns();
+    expect(started, 'a second copy waits for the turns the first one gave').toBe(false);
+    expect(copy.largeReadsNow()).toEqual({ running: LARGE_READS_AT_ONCE, waiting: 1 });
+    for (const end of held) end();
+    await other;
+    expect(started).toBe(true);
     expect(largeReadsNow()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -5,7 +5,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
-import type { SessionFacts } from '../transcripts/logFacts.js';
+import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import type { PlanStore } from '../plans/planStore.js';
 import { TimeSlicer } from '../timeSlicer.js';

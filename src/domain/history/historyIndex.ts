@@ -4,9 +4,9 @@
 // until the facts change (`version`, the session index's facts version).
 import path from 'node:path';
 import type { SessionIndex } from '../sessions/sessionIndex.js';
-import {
-  emptySessionFacts, SESSION_TEXTS, type ExitCall, type FileWrite, type LogFacts, type ModeChange, type SessionFacts,
-} from '../transcripts/logFacts.js';
+import type { ExitCall, FileWrite, ModeChange } from '../transcripts/extractors/planEvents.js';
+import { emptySessionFacts, SESSION_TEXTS, type SessionFacts } from '../transcripts/extractors/sessionCards.js';
+import type { LogFacts } from '../transcripts/logFacts.js';
 
 /** A write with the log that holds it (its content is read from there; `filePath` is the path as written). */
 export interface LoggedWrite extends FileWrite {

@@ -8,7 +8,7 @@ import { readFileSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
-import { openRegularFile, projectName, statOrNull, withRegularFileSync } from '../files.js';
+import { openRegularFile, projectName, readSmallTextSync, statOrNull, withRegularFileSync } from '../files.js';
 import { LARGE_FILE_BYTES, textFacts } from '../largeFiles.js';
 import { inLargeReadTurn } from '../largeReads.js';
 import { planTitle, titleFrom } from '../markdown/text.js';
@@ -19,11 +19,13 @@ import type { SessionIndex } from '../sessions/sessionIndex.js';
 import { compareTimes, type HistoryIndex } from './historyIndex.js';
 import type { ObservedVersions } from './observedVersions.js';
 import { planStory, type DiskSource, type LargeDiskFacts, type PlanStory } from './planStory.js';
-import type { SessionFacts } from '../transcripts/logFacts.js';
+import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import { logOwner } from '../transcripts/transcriptReader.js';
 import type { ArchivedPlan, SessionCard } from '../types.js';
 
 const STORIES_KEPT = 16;
+/** A subagent's meta.json holds two short strings; anything larger is not one. */
+const META_MAX_BYTES = 64 * 1024;
 /** Large plan files whose measure is kept (a few numbers each). */
 const MEASURES_KEPT = 16;
 const SEEN_TITLES_KEPT = 10_000;
@@ -365,7 +367,8 @@ export function titleOf(facts: SessionFacts): string | null {
 function subagentOf(log: string): SessionCard['subagents'][number] {
   const agentId = path.basename(log, '.jsonl').replace(/^agent-/, '');
   try {
-    const meta = JSON.parse(readFileSync(log.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as { agentType?: unknown; description?: unknown };
+    const meta = JSON.parse(readSmallTextSync(log.replace(/\.jsonl$/, '.meta.json'), META_MAX_BYTES) ?? 'null') as { agentType?: unknown; description?: unknown } | null;
+    if (meta === null || typeof meta !== 'object') throw new Error('no meta');
     return {
       agentId,
       type: typeof meta.agentType === 'string' ? meta.agentType : null,

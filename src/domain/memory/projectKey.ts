@@ -1,10 +1,13 @@
 // Claude Code's project folder names (`<claudeDir>/projects/<key>`) and the git root that picks a
 // project's memory folder. The key encoding is lossy, so decoding means searching the real file system.
-import { type Dirent, readFileSync, statSync } from 'node:fs';
+import { type Dirent, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readSmallTextSync } from '../files.js';
 
 const MAX_KEY_LENGTH = 200;
+/** A worktree's `.git` file holds one `gitdir:` line. */
+const GIT_FILE_MAX_BYTES = 8192;
 
 /**
  * The folder name Claude Code gives a project path: every UTF-16 unit outside [A-Za-z0-9] becomes `-`.
@@ -141,12 +144,8 @@ export function gitRootOf(cwd: string, seen = new Map<string, string | null>()):
 }
 
 function mainWorktreeOf(gitFile: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(gitFile, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readSmallTextSync(gitFile, GIT_FILE_MAX_BYTES);
+  if (text === null) return null;
   const line = text.slice(0, 4096).split('\n').find((l) => l.startsWith('gitdir:'));
   const target = line?.slice('gitdir:'.length).trim();
   if (!target) return null;

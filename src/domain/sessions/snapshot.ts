@@ -1,11 +1,11 @@
 // The persisted form of the session index: per-file state with read offsets, so a restart reads only
 // what was appended since. Input is untrusted (a stale, corrupt or foreign cache): anything off -> null.
 //
-// Version 2 is flat, because reading it back is on the path of every restart: every cwd, sessionId and
-// slug once in `strings`, and each file as a run of values in `files` that point into it. Restoring
-// 4,000 logs took ~60 ms from one object per file and pair (version 1, mostly code that had not warmed
-// up yet), ~25 ms from this, and the file is half the size. It also keeps the stamp of each directory
-// the last walk listed, so a restart lists only those that moved (see WalkMemory in logFiles.ts).
+// It is flat, because reading it back is on the path of every restart: every cwd, sessionId and slug once
+// in `strings`, and each file as a run of values in `files` that point into it (one object per file and
+// pair restored several times slower). It keeps the stamp of each directory the last walk listed, so a
+// restart lists only those that moved (see WalkMemory in logFiles.ts), and each log's other facts as the
+// extractors save them (savedFacts.ts): a change to what they save is a new VERSION.
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
 import { viewOrder, type TrackedFile } from './indexView.js';
@@ -15,7 +15,7 @@ import type { CwdRank, LinkFacts } from '../transcripts/logFacts.js';
 import { restoredFacts, saveRest } from '../transcripts/savedFacts.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 3;
+const VERSION = 4;
 /** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
 const MAX_STAMP_CHARS = 64;
 

@@ -2,10 +2,75 @@
 // the line is, not what it holds, which is read again when a story is asked for), ExitPlanMode calls and
 // their answers (approved, or rejected with the person's words), where the exact approved text sits when
 // the transcript holds it, and plan-mode attachments.
+import { isSessionId } from '../../sessions/values.js';
+import { isSpan, isText, readRows, type Extractor } from '../extractor.js';
 import { K } from './keys.js';
-import type { Key, LineView, NodeView } from '../lineView.js';
-import type { ExitCall, PlanFacts, WriteTool } from '../logFacts.js';
+import type { Key, LineView, NodeView, Span } from '../lineView.js';
 import type { LineHead } from './lineHead.js';
+
+export type WriteTool = 'Write' | 'Edit' | 'MultiEdit';
+
+/** A Write, Edit or MultiEdit of a `.md` file: its content is read from the line when needed. */
+export interface FileWrite {
+  tool: WriteTool;
+  filePath: string;
+  at: string | null;
+  sessionId: string | null;
+  agentId: string | null;
+  line: Span;
+}
+
+/** Where the exact text a person approved sits. */
+export interface ApprovedText {
+  line: Span;
+  /** ExitPlanMode's input `plan`, the approving line's `toolUseResult.plan`, or the result's `## Approved Plan:` text. */
+  from: 'input' | 'sidecar' | 'result';
+}
+
+export interface ExitCall {
+  toolUseId: string;
+  at: string | null;
+  sessionId: string | null;
+  /** The plan file the call names (2.1.228 on), else null. */
+  planFilePath: string | null;
+  /** null until its result is seen. */
+  result: 'approved' | 'rejected' | null;
+  /** The words the user typed when rejecting, if any. */
+  feedback: string | null;
+  /** The text the call put before the person, when the transcript holds it. */
+  text: ApprovedText | null;
+}
+
+export interface ModeChange {
+  kind: 'entered' | 'exited';
+  at: string | null;
+  sessionId: string | null;
+  planFilePath: string | null;
+}
+
+export interface PlanFacts {
+  writes: FileWrite[];
+  exits: ExitCall[];
+  modes: ModeChange[];
+}
+
+export const planEvents: Extractor<PlanFacts> = {
+  empty: () => ({ writes: [], exits: [], modes: [] }),
+  line: planLine,
+  save: ({ writes, exits, modes }) => ({
+    w: writes.map((w) => [w.tool, w.filePath, w.at, w.sessionId, w.agentId, w.line.start, w.line.end]),
+    x: exits.map((x) => [x.toolUseId, x.at, x.sessionId, x.planFilePath, x.result, x.feedback, x.text?.from ?? null, x.text?.line.start ?? 0, x.text?.line.end ?? 0]),
+    m: modes.map((m) => [m.kind, m.at, m.sessionId, m.planFilePath]),
+  }),
+  restore(saved) {
+    if (typeof saved !== 'object' || saved === null) return null;
+    const { w, x, m } = saved as Record<string, unknown>;
+    const writes = readRows(w, readWrite);
+    const exits = readRows(x, readExit);
+    const modes = readRows(m, readMode);
+    return writes && exits && modes && { writes, exits, modes };
+  },
+};
 
 const MAX_PATH_CHARS = 4096;
 const MAX_FEEDBACK_CHARS = 2000;
@@ -22,7 +87,7 @@ function contentItems(line: LineView): NodeView[] {
   return line.node(K.message)?.get(K.content)?.items() ?? [];
 }
 
-export function planLine(facts: PlanFacts, line: LineView, head: LineHead): void {
+function planLine(facts: PlanFacts, line: LineView, head: LineHead): void {
   if (head.type === 'assistant') toolCalls(facts, line, head);
   else if (head.type === 'user') answers(facts, line, head);
   else if (head.type === 'attachment') attachment(facts, line, head);
@@ -96,4 +161,27 @@ function attachment(facts: PlanFacts, line: LineView, head: LineHead): void {
   const kind = type === 'plan_mode' || type === 'plan_mode_reentry' ? 'entered' : type === 'plan_mode_exit' ? 'exited' : null;
   if (kind === null) return;
   facts.modes.push({ kind, at: head.at, sessionId: head.sessionId, planFilePath: member(node, K.planFilePath) });
+}
+
+function optSession(value: unknown): value is string | null {
+  return value === null || (typeof value === 'string' && isSessionId(value));
+}
+
+function readWrite([tool, filePath, at, sessionId, agentId, start, end]: unknown[]): FileWrite | null {
+  if (tool !== 'Write' && tool !== 'Edit' && tool !== 'MultiEdit') return null;
+  if (typeof filePath !== 'string' || !isText(at) || !optSession(sessionId) || !isText(agentId) || !isSpan(start, end)) return null;
+  return { tool, filePath, at, sessionId, agentId, line: { start: start as number, end: end as number } };
+}
+
+function readExit([toolUseId, at, sessionId, planFilePath, result, feedback, from, start, end]: unknown[]): ExitCall | null {
+  if (typeof toolUseId !== 'string' || !isText(at) || !optSession(sessionId) || !isText(planFilePath) || !isText(feedback)) return null;
+  if (result !== null && result !== 'approved' && result !== 'rejected') return null;
+  if (from !== null && from !== 'input' && from !== 'sidecar' && from !== 'result') return null;
+  if (!isSpan(start, end)) return null;
+  return { toolUseId, at, sessionId, planFilePath, result, feedback, text: from === null ? null : { from, line: { start: start as number, end: end as number } } };
+}
+
+function readMode([kind, at, sessionId, planFilePath]: unknown[]): ModeChange | null {
+  if ((kind !== 'entered' && kind !== 'exited') || !isText(at) || !optSession(sessionId) || !isText(planFilePath)) return null;
+  return { kind, at, sessionId, planFilePath };
 }

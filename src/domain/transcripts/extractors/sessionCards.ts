@@ -2,10 +2,72 @@
 // typed, its first and last times, branch, version, entrypoint and cost. Prompts come only from the
 // session's own transcript (a subagent's log starts with the task its parent gave it) and only from lines
 // the person typed: not meta lines, compaction summaries, slash-command echoes or interruptions.
+import { isSessionId } from '../../sessions/values.js';
+import { isCount, readRows, type Extractor } from '../extractor.js';
 import { K } from './keys.js';
 import type { LineView, NodeView } from '../lineView.js';
-import { emptySessionFacts, type CardFacts, type SessionFacts, type SessionLines, type SessionText } from '../logFacts.js';
 import { shortString, type LineHead } from './lineHead.js';
+
+export interface SessionFacts {
+  customTitle: string | null;
+  aiTitle: string | null;
+  summary: string | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  gitBranch: string | null;
+  version: string | null;
+  entrypoint: string | null;
+  firstAt: string | null;
+  lastAt: string | null;
+  costUsd: number | null;
+  linesAdded: number | null;
+  linesRemoved: number | null;
+}
+
+/** The session texts a search can point into the log for. */
+export type SessionText = 'customTitle' | 'aiTitle' | 'summary' | 'firstPrompt' | 'lastPrompt';
+export const SESSION_TEXTS: readonly SessionText[] = ['customTitle', 'aiTitle', 'summary', 'firstPrompt', 'lastPrompt'];
+
+/** The 1-based line of this log each of a session's texts came from (a search result points there). */
+export type SessionLines = Partial<Record<SessionText, number>>;
+
+/** Per session the log names: its facts, and where its texts came from. */
+export interface CardFacts {
+  sessions: Map<string, SessionFacts>;
+  lines: Map<string, SessionLines>;
+}
+
+export function emptySessionFacts(): SessionFacts {
+  return {
+    customTitle: null, aiTitle: null, summary: null, firstPrompt: null, lastPrompt: null, gitBranch: null,
+    version: null, entrypoint: null, firstAt: null, lastAt: null, costUsd: null, linesAdded: null, linesRemoved: null,
+  };
+}
+
+const SESSION_FIELDS = Object.keys(emptySessionFacts()) as (keyof SessionFacts)[];
+const NUMBER_FIELDS = new Set<keyof SessionFacts>(['costUsd', 'linesAdded', 'linesRemoved']);
+
+export const sessionCards: Extractor<CardFacts> = {
+  empty: () => ({ sessions: new Map(), lines: new Map() }),
+  line: cardLine,
+  save: (facts) => [...facts.sessions].map(([id, s]) => [id, SESSION_FIELDS.map((k) => s[k]), SESSION_TEXTS.map((k) => facts.lines.get(id)?.[k] ?? 0)]),
+  restore(saved) {
+    const rows = readRows(saved, ([id, values, lines]) => {
+      if (typeof id !== 'string' || !isSessionId(id)) return null;
+      const facts = readSession(values);
+      const numbers = readLines(lines);
+      return facts && numbers && ([id, facts, numbers] as const);
+    });
+    if (rows === null) return null;
+    const cards: CardFacts = { sessions: new Map(), lines: new Map() };
+    for (const [id, facts, lines] of rows) {
+      if (cards.sessions.has(id)) return null;
+      cards.sessions.set(id, facts);
+      cards.lines.set(id, lines);
+    }
+    return cards;
+  },
+};
 
 const MAX_TEXT_CHARS = 2000;
 
@@ -39,7 +101,7 @@ function setText(session: SessionAt, key: SessionText, text: string | null): voi
   session.lines[key] = session.number;
 }
 
-export function cardLine(facts: CardFacts, line: LineView, head: LineHead): void {
+function cardLine(facts: CardFacts, line: LineView, head: LineHead): void {
   const sessionId = head.sessionId;
   if (sessionId === null) return;
   let sessionFacts = facts.sessions.get(sessionId);
@@ -104,4 +166,27 @@ function contentText(content: NodeView): string | null {
     }
   }
   return texts.length === 0 ? null : texts.join('\n');
+}
+
+function readSession(value: unknown): SessionFacts | null {
+  if (!Array.isArray(value) || value.length !== SESSION_FIELDS.length) return null;
+  const facts = emptySessionFacts() as unknown as Record<string, unknown>;
+  for (let i = 0; i < SESSION_FIELDS.length; i++) {
+    const key = SESSION_FIELDS[i]!;
+    const v: unknown = value[i];
+    if (v !== null && (NUMBER_FIELDS.has(key) ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== 'string')) return null;
+    facts[key] = v;
+  }
+  return facts as unknown as SessionFacts;
+}
+
+function readLines(value: unknown): SessionLines | null {
+  if (!Array.isArray(value) || value.length !== SESSION_TEXTS.length) return null;
+  const lines: SessionLines = {};
+  for (let i = 0; i < SESSION_TEXTS.length; i++) {
+    const v: unknown = value[i];
+    if (!isCount(v)) return null;
+    if (v > 0) lines[SESSION_TEXTS[i]!] = v;
+  }
+  return lines;
 }

@@ -6,16 +6,19 @@
 //   A folder is taken for a deleted worktree of a repository when its working directory is gone and the
 //   repository's git metadata still names it (`.git/worktrees/*/gitdir`), or it sat inside the
 //   repository's own folder (`.claude/worktrees/<name>`, `.worktrees/<name>`).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { MemoryProblem } from '../../../../contract/memoryCare.js';
 import type { MemorySource } from '../../../types.js';
+import { readSmallTextSync } from '../../../files.js';
 import { ALL_PROJECTS } from '../../sources.js';
 import { problem } from '../context.js';
 
 /** Worktree folders a repository keeps inside itself, as encoded in project keys. */
 const NESTED_WORKTREE_KEYS = ['--claude-worktrees-', '--worktrees-', '-worktrees-'];
 const MAX_WORKTREES_READ = 200;
+/** A path and its newline; a file larger than any path is no gitdir record. */
+const GITDIR_MAX_BYTES = 8192;
 
 export function splitBrainProblems(sources: readonly MemorySource[], exists: (p: string) => boolean = existsSync): Map<string, MemoryProblem[]> {
   const out = new Map<string, MemoryProblem[]>();
@@ -84,13 +87,10 @@ function deletedWorktrees(sources: readonly MemorySource[], exists: (p: string) 
     }
     for (const name of names) {
       if (read++ >= MAX_WORKTREES_READ) break;
-      try {
-        const gitdir = readFileSync(path.join(dir, name, 'gitdir'), 'utf8').slice(0, 4096).trim();
-        // `<worktree>/.git`: the worktree's own folder is its parent.
-        if (gitdir !== '') named.set(path.dirname(path.resolve(dir, name, gitdir)), repo);
-      } catch {
-        // No gitdir file: not a worktree record git can use either.
-      }
+      // No gitdir file (or no path in it): not a worktree record git can use either.
+      const gitdir = (readSmallTextSync(path.join(dir, name, 'gitdir'), GITDIR_MAX_BYTES) ?? '').trim();
+      // `<worktree>/.git`: the worktree's own folder is its parent.
+      if (gitdir !== '') named.set(path.dirname(path.resolve(dir, name, gitdir)), repo);
     }
   }
   const pairs: [MemorySource, MemorySource][] = [];
