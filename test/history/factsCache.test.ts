@@ -76,7 +76,7 @@ describe('the transcripts\' facts between runs', () => {
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('ignoring the session index cache')]);
     warnings.length = 0;
-    await writeFile(file, saved.replace('"s":[[', '"s":[[[]],[['));
+    await writeFile(file, saved.replace('"cards":[[', '"cards":[[[]],[['));
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('reading them again')]);
   });
