@@ -9,10 +9,12 @@ import { lineHead } from './lineHead.js';
 import { linkLine } from './links.js';
 import { planEvents } from './planEvents.js';
 import { sessionCards } from './sessionCards.js';
+import { work } from './work.js';
 
 export const EXTRACTORS = {
   plans: planEvents,
   cards: sessionCards,
+  work,
 } as const;
 
 type Extractors = typeof EXTRACTORS;
