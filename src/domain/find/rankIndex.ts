@@ -35,7 +35,8 @@ export interface RankHit<T> {
 
 /** A query's words, each with the dictionary terms it matches: their weights and postings (see prepare()). */
 export interface PreparedQuery {
-  words: Map<string, { weight: number; postings: TermPostings }>[];
+  /** By query word: the dictionary terms it matches, each with its weight and whether only a typo reached it. */
+  words: Map<string, { weight: number; postings: TermPostings; typo: boolean }>[];
 }
 
 export class RankIndex<T> {
@@ -131,7 +132,9 @@ export class RankIndex<T> {
   prepare(terms: readonly RankTerm[]): PreparedQuery {
     // A term's postings array stays its own through compactions, which renumber inside it (or empty it
     // when the term leaves the dictionary): a hit's terms are found without a dictionary lookup each.
-    return { words: terms.map((t) => new Map([...this.derive(t)].map(([term, weight]) => [term, { weight, postings: this.dict.get(term)! }]))) };
+    return {
+      words: terms.map((t) => new Map([...this.derive(t)].map(([term, { weight, typo }]) => [term, { weight, typo, postings: this.dict.get(term)! }]))),
+    };
   }
 
   /**
@@ -169,16 +172,21 @@ export class RankIndex<T> {
 
   /**
    * For each query word, the dictionary terms it matches that a document holds (in any field): what each
-   * word found in it (snippets mark those, and rank lines by how many words they hold).
+   * word found in it (snippets mark those, and rank lines by how many words they hold). A document that holds
+   * the word as typed (or a longer word it begins) is marked for that only: "theme" does not light up
+   * "there" beside a real "theme". Typo matches count when they are all the word found.
    */
   matchedGroups(key: string, query: PreparedQuery): string[][] {
     const slot = this.slots.get(key);
     if (slot === undefined) return query.words.map(() => []);
     const out: string[][] = [];
     for (const derived of query.words) {
-      const group: string[] = [];
-      for (const [term, { postings }] of derived) if (postings.some((p) => p !== undefined && p.holds(slot))) group.push(term);
-      out.push(group);
+      const spelled: string[] = [];
+      const typos: string[] = [];
+      for (const [term, { postings, typo }] of derived) {
+        if (postings.some((p) => p !== undefined && p.holds(slot))) (typo ? typos : spelled).push(term);
+      }
+      out.push(spelled.length > 0 ? spelled : typos);
     }
     return out;
   }
@@ -199,26 +207,28 @@ export class RankIndex<T> {
     return bytes;
   }
 
-  /** The dictionary terms a query word matches, each with its best weight. */
-  private derive(t: RankTerm): Map<string, number> {
-    const out = new Map<string, number>();
-    const put = (term: string, weight: number) => {
-      if (weight > (out.get(term) ?? 0)) out.set(term, weight);
+  /** The dictionary terms a query word matches, each with its best weight and whether that came by a typo. */
+  private derive(t: RankTerm): Map<string, { weight: number; typo: boolean }> {
+    const out = new Map<string, { weight: number; typo: boolean }>();
+    const put = (term: string, weight: number, typo: boolean) => {
+      const known = out.get(term);
+      if (known === undefined) out.set(term, { weight, typo });
+      else out.set(term, { weight: Math.max(weight, known.weight), typo: known.typo && typo });
     };
-    const spelled = (term: string, weight: number) => {
-      if (this.dict.has(term)) put(term, weight);
+    const spelled = (term: string, weight: number, typo: boolean) => {
+      if (this.dict.has(term)) put(term, weight, typo);
       if (!t.prefix) return;
       for (const longer of this.dict.atPrefix(term).keys()) {
         const distance = longer.length - term.length;
-        if (distance > 0) put(longer, (weight * PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * distance));
+        if (distance > 0) put(longer, (weight * PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * distance), typo);
       }
     };
-    spelled(t.term, 1);
+    spelled(t.term, 1, false);
     if (t.typos) {
       for (const [term, [, distance]] of this.dict.fuzzyGet(t.term, 1)) {
-        if (distance > 0) put(term, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+        if (distance > 0) put(term, (FUZZY_WEIGHT * term.length) / (term.length + distance), true);
       }
-      for (const swap of swapped(t.term)) spelled(swap, SWAP_WEIGHT);
+      for (const swap of swapped(t.term)) spelled(swap, SWAP_WEIGHT, true);
     }
     return out;
   }

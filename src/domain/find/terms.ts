@@ -62,9 +62,34 @@ function learnMark(code: number): boolean {
   return mark;
 }
 
-/** The words of `text`, unfolded, with their offsets in it. */
+/**
+ * Scripts written without spaces between words: a run of their letters is many words, which only a
+ * dictionary tells apart (`ローカル統合計画を作成する` is ローカル|統合|計画|を|作成|する).
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+let segmenter: Intl.Segmenter | null = null;
+
+/**
+ * The words of `text`, unfolded, with their offsets in it. Runs holding a script without spaces are cut by
+ * Intl.Segmenter (the platform's ICU dictionaries); the index, the query and the snippets all cut here, so a
+ * word of a query is a word of the text it was found in.
+ */
 export function* words(text: string): Generator<{ word: string; start: number; end: number }> {
-  for (const match of text.matchAll(WORD)) yield { word: match[0], start: match.index, end: match.index + match[0].length };
+  for (const match of text.matchAll(WORD)) {
+    const run = match[0];
+    if (!UNSPACED.test(run)) {
+      yield { word: run, start: match.index, end: match.index + run.length };
+      continue;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    for (const piece of segmenter.segment(run)) {
+      // Inside a run of letters and digits every piece is a word but a lone underscore between scripts.
+      if (!piece.isWordLike) continue;
+      const start = match.index + piece.index;
+      yield { word: piece.segment, start, end: start + piece.segment.length };
+    }
+  }
 }
 
 /**
