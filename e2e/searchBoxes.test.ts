@@ -1,6 +1,7 @@
 // The plans and memory search boxes with find's snippets under the matching rows and the "Best match"
-// order: the rows are still the literal search's; find adds snippets (marked, inert), ranks them, and a
-// snippet opens its document at its line with the match there current.
+// order: the rows are the literal search's and the ranked search's (every word in any order, the last a
+// prefix, one typo forgiven); find adds snippets (marked, inert), ranks them, and a snippet opens its
+// document at its line with the match there current.
 import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -196,5 +197,27 @@ describe('the memory search box', () => {
     await page.locator('.entry-snippet').first().waitFor();
     await expectAccessible(page, 'memory with snippets, dark');
     await context.close();
+  }, 60_000);
+});
+
+describe('the search boxes match as the ranked search does', () => {
+  it('finds plans by words in any order and with a typo', async () => {
+    const { page } = await env.open();
+    await page.waitForSelector('.grid-row');
+    const box = page.getByRole('searchbox');
+    // "Quokka survey" is the title: typed the other way round, no literal substring holds it.
+    await box.fill('survey quokka');
+    await expect.poll(() => renderedRows(page)).toEqual([TITLED]);
+    await box.fill('quokak survey');
+    await expect.poll(() => renderedRows(page)).toEqual([TITLED]);
+    await expect.poll(() => page.textContent('[data-testid="plan-counts"]')).toMatch(/^1 match\b/);
+  }, 60_000);
+
+  it('finds memory by words apart in its body, and the "all" chip counts what is listed', async () => {
+    const { page } = await env.open('?view=memory');
+    await page.waitForSelector('.source-group');
+    await page.getByRole('searchbox', { name: /Search/ }).fill('burrow wandered');
+    await expect.poll(() => page.locator('.entry-name').allTextContents()).toEqual(['aardvark-log']);
+    await expect.poll(() => page.locator('.type-chips button').first().textContent()).toBe('all 1');
   }, 60_000);
 });

@@ -121,7 +121,7 @@ export function MemoryView(props: Props) {
           >
             Health overview
           </button>
-          <TypeChips counts={model.counts} selected={url.types} onChange={(types) => setUrl({ types })} />
+          <TypeChips counts={model.counts} all={model.matched} selected={url.types} onChange={(types) => setUrl({ types })} />
           {url.q.trim() && (
             <button
               type="button"

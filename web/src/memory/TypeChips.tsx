@@ -4,18 +4,20 @@ import { TYPE_KEYS, type TypeKey } from './memoryQuery';
 
 interface Props {
   counts: Record<TypeKey, number>;
+  /** Every entry the search and picker keep, MEMORY.md files included (they have no type). */
+  all: number;
   selected: readonly string[];
   onChange(types: string[]): void;
 }
 
 const LABELS: Record<TypeKey, string> = { user: 'user', feedback: 'feedback', project: 'project', reference: 'reference', none: 'no type' };
 
-export function TypeChips({ counts, selected, onChange }: Props) {
+export function TypeChips({ counts, all, selected, onChange }: Props) {
   const set = new Set(selected);
   return (
     <div className="type-chips" role="group" aria-label="Filter by memory type">
       <button type="button" className={`chip${selected.length === 0 ? ' on' : ''}`} aria-pressed={selected.length === 0} onClick={() => onChange([])}>
-        all <span className="count">{formatCount(TYPE_KEYS.reduce((n, k) => n + counts[k], 0))}</span>
+        all <span className="count">{formatCount(all)}</span>
       </button>
       {TYPE_KEYS.map((key) => (
         <button

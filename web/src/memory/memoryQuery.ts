@@ -1,5 +1,6 @@
 // The memory list as shown: type chips, the instant client match on name / file name / description,
-// the content hits of GET /api/memory/search merged in, and find's "Best match" order.
+// the content hits of GET /api/memory/search and the results of GET /api/find merged in, and find's "Best
+// match" order.
 import type { MemoryEntry, MemorySource } from '../api/types';
 import { orderByRank, type Found } from '../find/boxFind';
 import { foldCase } from '../search/fold';
@@ -27,13 +28,15 @@ export function searchEntries(
   haystacks: Map<string, string>,
   query: string,
   contentHits: ReadonlySet<string> | null,
+  /** The ranked search's results for the query (every word in any order, a typo forgiven), when known. */
+  found: ReadonlyMap<string, Found> | null = null,
 ): EntryHit[] {
   const q = foldCase(query.trim());
   if (!q) return entries.map((entry) => ({ entry, byMeta: false, byContent: false }));
   const hits: EntryHit[] = [];
   for (const entry of entries) {
     const byMeta = (haystacks.get(entry.id) ?? '').includes(q);
-    const byContent = contentHits?.has(entry.id) ?? false;
+    const byContent = (contentHits?.has(entry.id) ?? false) || (found?.has(entry.id) ?? false);
     if (byMeta || byContent) hits.push({ entry, byMeta, byContent });
   }
   return hits;

@@ -25,6 +25,8 @@ export interface MemoryModel {
   picked: MemorySource[];
   /** Search hits before the type chips (for the chip counts). */
   counts: Record<TypeKey, number>;
+  /** Search hits before the type chips, MEMORY.md files included (the "all" chip). */
+  matched: number;
   /** What the list shows, per source, in display order. */
   visible: Map<string, EntryHit[]>;
   /** The same, flattened in display order (keyboard navigation). */
@@ -78,7 +80,8 @@ export function useMemoryModel(
   return useMemo(() => {
     const q = url.q.trim();
     const pickedIds = new Set(picked.sources.map((s) => s.id));
-    const hits = searchEntries(base.entries, base.haystacks, q, contentHits);
+    // Counted over the sources the picker keeps, index files included in "all": the chips add up to the matches shown.
+    const hits = searchEntries(base.entries, base.haystacks, q, contentHits, found).filter((h) => pickedIds.has(h.entry.sourceId));
     const counts = typeCounts(hits);
     const shown = filterByTypes(hits, url.types);
     const bySource = new Map<string, EntryHit[]>();
@@ -118,6 +121,7 @@ export function useMemoryModel(
       groups,
       picked: picked.sources,
       counts,
+      matched: hits.length,
       visible,
       flat,
       activeSource,

@@ -1,5 +1,5 @@
 // The plans list as shown: project filter, the instant client match on title / file name / project,
-// the content hits of GET /api/search merged in, and the sort (by a column, or by find's rank: "Best
+// the content hits of GET /api/search and the results of GET /api/find merged in, and the sort (by a column, or by find's rank: "Best
 // match"). Pure and fast on 10,000 plans (haystacks are folded once per listing, not per keystroke, and
 // only once a query is typed: the first screen does not need them).
 import type { PlanMetadata } from '../api/types';
@@ -125,7 +125,8 @@ export function selectPlans(args: {
       continue;
     }
     const byMeta = (haystacks[i] ?? '').includes(q);
-    const byContent = contentHits?.has(plan.filename) ?? false;
+    // The literal search's hits, and the ranked search's: every word in any order, the last a prefix, a typo forgiven.
+    const byContent = (contentHits?.has(plan.filename) ?? false) || (args.found?.has(plan.filename) ?? false);
     if (!byMeta && !byContent) continue;
     if (byMeta) metaHits += 1;
     if (byContent) contentCount += 1;
