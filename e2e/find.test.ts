@@ -16,6 +16,7 @@ const GONE_SESSION = '5e55104e-0000-4000-8000-00000000f1d0';
 const env = useTestEnv({
   async extend(fx) {
     await writeFile(path.join(fx.plansDir, PLAN), '# Plan: Count the animals\n\nFirst the wallabies.\n\nThen every quokka on the island.\n');
+    await writeFile(path.join(fx.memoryDir.api, 'wrap-rules.md'), '---\nname: Naming rules\ndescription: How names are written\ntype: feedback\n---\n\nWrap long identifiers in backticks.\n\nAlways lowercase file names.\n');
     await writeFile(path.join(fx.memoryDir.webapp, 'quokka-notes.md'), '---\nname: Island notes\ndescription: Where the quokka lives\n---\n\nRottnest.\n');
     const ctx = { cwd: fx.cwd.webapp, sessionId: GONE_SESSION, slug: 'axolotl-survey-calm-eel', at: '2026-10-01T10:00:00.000Z' };
     const log = path.join(fx.home, 'projects', encodeKey(fx.cwd.webapp), `${GONE_SESSION}.jsonl`);
@@ -73,6 +74,25 @@ describe('find palette', () => {
     await page.locator('.find-message', { hasText: 'Nothing found.' }).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.find-palette').evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+  }, 60_000);
+});
+
+describe('find palette, opening memory', () => {
+  it('opens a memory hit with every word of the query searched and marked, whatever the project picker held', async () => {
+    const { page } = await env.open('?view=memory&pick=webapp');
+    await page.waitForSelector('.source-group');
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('searchbox', { name: 'Find anything' });
+    await input.fill('wrap lowercase');
+    const hit = page.locator('.find-hit[data-kind="memory"]', { hasText: 'Naming rules' });
+    await hit.waitFor();
+    await hit.click();
+    await expect.poll(async () => (await query(page)).get('entry')).toMatch(/wrap-rules\.md$/);
+    const url = await query(page);
+    expect(url.get('q')).toBe('wrap lowercase');
+    expect(url.get('pick')).toBeNull();
+    await expect.poll(() => page.locator('.entry-name').allTextContents()).toContain('Naming rules');
+    await expect.poll(async () => (await page.locator('.reader-scroll mark').allTextContents()).map((t) => t.toLowerCase()).sort()).toEqual(['lowercase', 'wrap']);
   }, 60_000);
 });
 

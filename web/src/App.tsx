@@ -358,7 +358,7 @@ export function App() {
         </LazyView>
       )}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      <FindPalette onOpen={(hit, snippet) => openFound({ plans, entryById: model.entryById, setUrl, toast, landAt }, hit, snippet)} />
+      <FindPalette onOpen={(hit, snippet, query) => openFound({ plans, entryById: model.entryById, setUrl, toast, landAt }, hit, snippet, query)} />
     </div>
   );
 }

@@ -22,7 +22,7 @@ export function groupByKind(results: readonly FindHit[]): { kind: FindHit['kind'
   return [...groups].map(([kind, hits]) => ({ kind, hits }));
 }
 
-export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnippetView | undefined): void }) {
+export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnippetView | undefined, query: string): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
@@ -85,7 +85,7 @@ export function FindPalette({ onOpen }: { onOpen(hit: FindHit, snippet: FindSnip
   const choose = (hit: FindHit | undefined) => {
     if (hit === undefined) return;
     setOpen(false);
-    onOpen(hit, hit.snippets[0]);
+    onOpen(hit, hit.snippets[0], q);
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {

@@ -5,7 +5,7 @@ import type { MemoryEntry, PlanMetadata } from '../api/types';
 import type { UrlUpdate } from '../state/useUrlState';
 import { copyText } from '../ui/clipboard';
 import { resumeCommand } from '../ui/format';
-import { landingText, type FindHit, type FindSnippetView } from './found';
+import { landingQuery, type FindHit, type FindSnippetView } from './found';
 
 /** Open the plan or memory entry `id` at `line` of its file (the reader starts at the match there). */
 export type LandAt = (view: 'plans' | 'memory', id: string, line: number) => void;
@@ -18,8 +18,8 @@ export interface OpenFoundDeps {
   landAt?: LandAt;
 }
 
-export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippetView | undefined): void {
-  const q = landingText(snippet);
+export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippetView | undefined, query = ''): void {
+  const q = landingQuery(query, snippet);
   if (hit.kind === 'plan') {
     // A plan find knows but the list does not has left the disk: its versions are read in the Archive view.
     if (!deps.plans.some((p) => p.filename === hit.id)) return deps.setUrl({ view: 'archive', plan: hit.id, planTab: null, from: null, to: null, full: false }, 'push');
@@ -30,7 +30,8 @@ export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippe
   if (hit.kind === 'memory') {
     const entry = deps.entryById.get(hit.id);
     if (entry === undefined) return deps.toast('That memory entry is gone', 'error');
-    deps.setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry', q, types: [] }, 'push');
+    // The project picker is cleared: a picker that leaves the entry's source out would show another source's file.
+    deps.setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry', q, types: [], pick: '' }, 'push');
     if (snippet) deps.landAt?.('memory', entry.id, snippet.line);
     return;
   }

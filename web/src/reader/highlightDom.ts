@@ -1,6 +1,6 @@
 // Marks search matches inside rendered HTML by wrapping text nodes in <mark class="search-hit">
 // (never by editing HTML strings), and removes them again.
-import { findMatches } from '../search/match';
+import { findMatches, needlesFor } from '../search/match';
 
 const SKIP = '.mermaid-block, .cut-marker, .sr-only';
 const MAX_MARKS = 2000;
@@ -20,9 +20,10 @@ export function highlightMatches(root: HTMLElement, query: string): HTMLElement[
   const nodes: Text[] = [];
   while (walker.nextNode()) nodes.push(walker.currentNode as Text);
   const marks: HTMLElement[] = [];
+  const needles = needlesFor(nodes.map((n) => n.data).join('\n'), query);
   for (const node of nodes) {
     const text = node.data;
-    const ranges = findMatches(text, query, MAX_MARKS - marks.length);
+    const ranges = findMatches(text, needles, MAX_MARKS - marks.length);
     if (!ranges.length) continue;
     const frag = document.createDocumentFragment();
     let pos = 0;

@@ -2,7 +2,7 @@
 // line, else which block holds it. Rendered blocks carry their first source line (`data-line`,
 // markdown.ts); inside a block that spans several lines, the query's matches on its earlier lines are
 // counted in the source to step over their marks.
-import { findMatches } from '../search/match';
+import { findMatches, needlesFor } from '../search/match';
 
 export interface Landing {
   /** New for every click, so the same line can be landed on again. */
@@ -14,7 +14,8 @@ export interface Landing {
 /** How many times `query` occurs on `lines[from - 1 .. to - 1)` (1-based, `to` excluded), as the reader marks it. */
 export function matchesOnLines(lines: readonly string[], from: number, to: number, query: string): number {
   let n = 0;
-  for (let i = Math.max(from, 1); i < to && i <= lines.length; i += 1) n += findMatches(lines[i - 1]!, query).length;
+  const needles = needlesFor(lines.join('\n'), query);
+  for (let i = Math.max(from, 1); i < to && i <= lines.length; i += 1) n += findMatches(lines[i - 1]!, needles).length;
   return n;
 }
 
