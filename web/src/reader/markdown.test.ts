@@ -6,7 +6,7 @@ describe('renderMarkdown', () => {
     const { html } = renderMarkdown(
       '| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n- [ ] todo\n\nSee https://example.com now',
     );
-    expect(html).toContain('<table>');
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain('<s>old</s>');
     expect(html).toMatch(/<input class="task-list-item-checkbox" checked="" disabled="" type="checkbox"/);
     expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow" class="external">');

@@ -212,6 +212,13 @@ function createRenderer(): MarkdownItInstance {
     return defaultFence(tokens, idx, options, rawEnv, self);
   };
 
+  // A table scrolls sideways inside its own box when it is wider than the column: focusable, so a keyboard
+  // can reach and scroll it (axe scrollable-region-focusable).
+  r.table_open = (tokens, idx, options, _env, self) => {
+    tokens[idx]!.attrSet('tabindex', '0');
+    return self.renderToken(tokens, idx, options);
+  };
+
   r.link_open = (tokens, idx, options, rawEnv, self) => {
     const env = rawEnv as unknown as RenderEnv;
     const token = tokens[idx]!;
