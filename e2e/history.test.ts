@@ -46,7 +46,14 @@ async function addStory(fx: Fixture): Promise<void> {
   await writeFile(planPath, V2);
   const t = new Date(base + 4 * 60_000);
   await utimes(planPath, t, t);
+  // At risk too, with a title far longer than its column.
+  const longPath = path.join(fx.plansDir, LONG);
+  await writeFile(longPath, `# Plan: ${'Migrate every billing report to the new warehouse schema, '.repeat(4)}\n\nSteps.\n`);
+  await utimes(longPath, t, t);
 }
+
+/** An at-risk plan whose title is cut with an ellipsis: its badge must still show. */
+const LONG = 'long-title-plan-slow-crane.md';
 
 const env = useTestEnv({ extend: addStory });
 
@@ -106,9 +113,15 @@ describe('the History tab', () => {
     const badge = page.locator('.reader-meta .risk-badge');
     await expect.poll(() => badge.textContent()).toMatch(/At risk · in [12] days?/);
     expect(await badge.getAttribute('title')).toContain('stays readable here');
-    // The list says it too, for that plan only (the fixture's other plans are days old).
-    await expect.poll(() => page.locator('.grid-row .badge-risk').count()).toBe(1);
+    // The list says it too, for those plans only (the fixture's other plans are days old), and the badge
+    // stays in view beside a title cut short.
+    await expect.poll(() => page.locator('.grid-row .badge-risk').count()).toBe(2);
     expect(await page.locator(`.grid-row[data-filename="${PLAN}"] .badge-risk`).textContent()).toBe('at risk');
+    const cell = page.locator(`.grid-row[data-filename="${LONG}"] .col-title`);
+    const cellBox = (await cell.boundingBox())!;
+    const badgeBox = (await cell.locator('.badge-risk').boundingBox())!;
+    expect(badgeBox.width).toBeGreaterThan(20);
+    expect(badgeBox.x + badgeBox.width).toBeLessThanOrEqual(cellBox.x + cellBox.width + 0.5);
     await page.locator('.session-cards summary').click();
     const card = page.locator(`.session-card[data-session-id="${SESSION}"]`);
     await expect.poll(() => card.locator('.session-title').textContent()).toBe('Theme switch work');

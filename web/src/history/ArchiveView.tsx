@@ -137,7 +137,9 @@ function ArchiveRow({ plan: p, selected, onSelect }: { plan: ArchivedPlan; selec
   return (
     <li>
       <button type="button" className={`archive-row${selected ? ' selected' : ''}`} aria-current={selected ? 'true' : undefined} data-filename={p.filename} onClick={onSelect}>
-        <span className="row-title">{p.title}</span>
+        <span className="row-title">
+          <span className="row-title-text">{p.title}</span>
+        </span>
         <span className="archive-row-meta muted">
           {card?.title && <>from “{card.title}” · </>}
           {p.filename}

@@ -243,7 +243,9 @@ export function PlanList(props: Props) {
               >
                 <div role="gridcell" className="col-title">
                   <div className="row-title" title={p.title || p.filename}>
-                    <Highlight text={p.title || p.filename} query={query} />
+                    <span className="row-title-text">
+                      <Highlight text={p.title || p.filename} query={query} />
+                    </span>
                     {fresh.has(p.filename) && <span className="badge badge-new">new</span>}
                     <RiskMark plan={p} retention={retention} now={now} />
                   </div>
