@@ -11,6 +11,7 @@ import { openapiOptions } from './openapi.js';
 import { MALFORMED_QUERY, parseQueryString } from './queryString.js';
 import { collectRoutes } from './routeTable.js';
 import { actionRoutes, type Opener } from './routes/actions.js';
+import { statusRoutes } from './routes/status.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { memoryCareRoutes } from './routes/memoryCare.js';
@@ -137,7 +138,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (request.query === MALFORMED_QUERY) return void sendText(reply, 400, 'Bad request: malformed percent-escape in the query');
     // The CLI listens while the first scan runs: a client that connects early (a browser opened at once)
     // is answered as soon as the stores are complete, never with a partial list.
-    if (options.viewer.isLoaded) return done();
+    if (options.viewer.isLoaded || answeredWhileLoading(request.method, request.url)) return done();
     void options.viewer.loaded.then(() => done());
   });
 
@@ -154,6 +155,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   memoryCareRoutes(app, options.viewer);
   actionRoutes(app, options.viewer, options.opener);
   eventRoutes(app, options.viewer, options.demo ?? false);
+  statusRoutes(app, options.viewer, options.demo ?? false);
   mcpRoutes(app, options.viewer);
   app.get('/api/openapi.json', { schema: endpoints.openapi }, () => app.swagger());
   staticUiRoutes(app, options.webDir);
@@ -161,6 +163,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.ready();
   validatorPreparers.set(app, compilers.prepare);
   return app;
+}
+
+/**
+ * What needs no scan: the web UI's files, so the page comes up and shows its progress, and GET /api/status,
+ * which reports that progress. Every other route (the spec's and MCP) waits: never a partial list.
+ */
+function answeredWhileLoading(method: string, url: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const pathname = url.split('?', 1)[0]!;
+  return pathname === '/api/status' || !(pathname === '/api' || pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/mcp/'));
 }
 
 /** The token of a non-loopback launch: a header for scripts, a cookie for the browser after ?token=. */

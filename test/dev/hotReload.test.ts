@@ -63,8 +63,8 @@ describe('the dev server', () => {
     page.on('pageerror', (e) => pageErrors.push(e.message));
     try {
       await page.goto(uiUrl);
-      const brand = page.locator('header.topbar .brand');
-      await expect.poll(() => brand.textContent(), { timeout: 30_000 }).toBe('◆ Plans & Memory');
+      const brand = page.locator('header.topbar .brand .brand-name');
+      await expect.poll(() => brand.textContent(), { timeout: 30_000 }).toBe('Plans & Memory');
       await page.getByText('Hot plan').first().waitFor();
       // State a reload would lose: a mark on the window, one on the edited component's element, and
       // text typed into the search box (the app's state).
@@ -74,11 +74,11 @@ describe('the dev server', () => {
 
       const file = path.join(copy, 'web', 'src', 'ui', 'TopBar.tsx');
       const source = await readFile(file, 'utf8');
-      const edited = source.replace('</span> Plans &amp; Memory\n', '</span> Plans &amp; Memory, edited\n');
+      const edited = source.replace('<span className="brand-name">Plans &amp; Memory</span>', '<span className="brand-name">Plans &amp; Memory, edited</span>');
       expect(edited).not.toBe(source);
       await writeFile(file, edited);
 
-      await expect.poll(() => brand.textContent(), { timeout: 30_000 }).toBe('◆ Plans & Memory, edited');
+      await expect.poll(() => brand.textContent(), { timeout: 30_000 }).toBe('Plans & Memory, edited');
       expect(await page.evaluate("[window.__beforeEdit, document.querySelector('header.topbar').__beforeEdit]")).toEqual(['kept', 'kept']);
       expect(await search.inputValue()).toBe('hot');
       expect(pageErrors).toEqual([]);

@@ -270,8 +270,6 @@ export function App() {
 
   const sources = memoryR.data?.sources ?? [];
   const demo = !demoDismissed && serverDemo;
-  const sampleDir = sources[0]?.dir ?? plans[0]?.filepath ?? '';
-  const claudeDirHint = /(.*)[\\/]projects[\\/]/.exec(sampleDir)?.[1] ? `${/(.*)[\\/]projects[\\/]/.exec(sampleDir)![1]}/plans/` : '~/.claude/plans/';
 
   return (
     <div className={`app view-${url.view}`}>
@@ -314,7 +312,6 @@ export function App() {
           onOpenSnippet={openPlanSnippet}
           landing={planLanding}
           dark={theme.dark}
-          claudeDirHint={claudeDirHint}
           onOpenInEditor={(filename) => {
             const p = planByFile.get(filename);
             if (p) void openInEditor(p.filepath, toast);

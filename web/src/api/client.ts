@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
   ArchiveBody, Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
-  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult, RetentionPolicy, SessionCard,
+  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
 } from './types';
 
 export class ApiError extends Error {
@@ -90,6 +90,7 @@ export const api = {
   archive: (signal?: AbortSignal) => getJson<ArchiveBody>('/api/archive', signal).then((r) => r.plans),
   session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
+  status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
   memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),

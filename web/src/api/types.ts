@@ -4,3 +4,4 @@ export type * from '../../../src/contract/shapes';
 export type * from '../../../src/contract/endpoints';
 export type * from '../../../src/contract/find';
 export type * from '../../../src/contract/history';
+export type * from '../../../src/contract/status';

@@ -2,6 +2,7 @@
 // with its entry reader (MEMORY.md health and cut included), its link graph or its health check with
 // fixes, or the health overview of every source. A phone shows the reader only once an entry, the
 // graph or the health view is open ('has-reader'), and the list otherwise.
+import { Reading } from '../ui/Reading';
 import { useCallback } from 'react';
 import type { MemoryEntry, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
@@ -66,7 +67,7 @@ export function MemoryView(props: Props) {
   const fixes = useFixFlow(changed, toast);
 
   if (remote.status === 'loading' && !remote.data) {
-    return <div className="state-panel loading" aria-busy="true">Loading memory…</div>;
+    return <Reading what="memory" />;
   }
   if (remote.status === 'error' && !remote.data) {
     return (

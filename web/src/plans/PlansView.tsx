@@ -1,6 +1,7 @@
 // The Plans view: filter bar and counts, the virtualized list, and the reader of the open plan.
 // The reader (markdown, highlighting, sanitizing) is a chunk of its own, fetched when a plan is
 // first opened: the list, the first screen, does not wait for it.
+import { Reading, usePlansDirLabel } from '../ui/Reading';
 import { lazy } from 'react';
 import { LazyView } from '../ui/LazyView';
 import type { MemorySource, PlanMetadata } from '../api/types';
@@ -45,7 +46,6 @@ interface Props {
   /** The line to land on when the open plan was opened from a snippet. */
   landing: Landing | null;
   dark: boolean;
-  claudeDirHint: string;
   onOpenInEditor(filename: string): void;
   onNavigate(nav: string): void;
   planBump: number;
@@ -63,9 +63,10 @@ export function PlansView(props: Props) {
   const best = shown.sort === 'best';
   const onSort = (key: SortKey) => setUrl({ sort: key, dir: shown.sort === key ? (shown.dir === 'asc' ? 'desc' : 'asc') : defaultDir(key) });
 
+  const plansDir = usePlansDirLabel();
   let listBody;
   if (remote.status === 'loading' && !remote.data) {
-    listBody = <div className="state-panel loading" aria-busy="true">Loading plans…</div>;
+    listBody = <Reading what="plans" />;
   } else if (remote.status === 'error' && !remote.data) {
     listBody = (
       <div className="state-panel error">
@@ -79,7 +80,7 @@ export function PlansView(props: Props) {
       <div className="state-panel empty">
         <h2>No plans yet</h2>
         <p>
-          Claude Code saves a plan as markdown in <code>{props.claudeDirHint}</code> whenever you use plan mode (Shift+Tab until
+          Claude Code saves a plan as markdown in <code>{plansDir}</code> whenever you use plan mode (Shift+Tab until
           “plan mode on”). New plans show up here by themselves.
         </p>
         <p className="muted">

@@ -2,6 +2,7 @@
 import type { RefObject } from 'react';
 import type { LiveStatus } from '../api/events';
 import type { View } from '../state/url';
+import { useStatus } from '../api/status';
 import { formatCount } from './format';
 import type { ThemeMode } from './theme';
 
@@ -36,8 +37,9 @@ export function TopBar(p: Props) {
   return (
     <header className="topbar">
       <a className="skip-link" href="#main">Skip to content</a>
-      <div className="brand" aria-label="Plan & Memory Viewer">
-        <span className="brand-mark" aria-hidden="true">◆</span> Plans &amp; Memory
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">◆</span> <span className="brand-name">Plans &amp; Memory</span>
+        <HomeLabel />
       </div>
       <nav className="view-tabs" role="tablist" aria-label="Views">
         <button type="button" role="tab" aria-selected={p.view === 'plans'} onClick={() => p.onView('plans')} title="Plans (1)">
@@ -91,5 +93,17 @@ export function TopBar(p: Props) {
         </button>
       </div>
     </header>
+  );
+}
+
+/** Which Claude Code home is shown (the full path on hover), and that it is the demo when it is. */
+function HomeLabel() {
+  const status = useStatus();
+  if (status === null) return null;
+  return (
+    <span className="brand-home" title={`Showing ${status.home}${status.readOnly ? ' (read-only)' : ''}`} data-testid="home-label">
+      {status.demo ? 'demo home' : status.homeLabel}
+      {status.readOnly && ' · read-only'}
+    </span>
   );
 }
