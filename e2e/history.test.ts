@@ -2,7 +2,7 @@
 // Write and an Edit in a transcript, a rejected and an approved ExitPlanMode), two versions compared
 // (rendered, as markdown, side by side, with the changed words marked), the session card with its resume
 // command, the "at risk" badge, and the Archive view of a plan whose file is gone.
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPROVED, edit, exitPlanMode, meta, prompt, rejected, toolResult, write, type LineContext } from '../test/history/transcript.js';
@@ -150,11 +150,48 @@ describe('the Archive view', () => {
     // Listed plans are not archived.
     expect(await page.locator(`.archive-row[data-filename="${PLAN}"]`).count()).toBe(0);
     await row.click();
-    await expect.poll(() => page.locator('.timeline-version').count()).toBe(1);
+    // It opens on its last version, not on a comparison of its one version with itself.
+    expect(await page.getByRole('tab', { name: 'Last version' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('.archive-reader .markdown-body h1').first().textContent()).toBe('Plan: Retired migration');
     // Its title from its last version's heading.
     await expect.poll(() => page.locator('.archive-reader .reader-title').textContent()).toBe('Retired migration');
-    await page.getByRole('tab', { name: 'Last version' }).click();
-    await expect.poll(() => page.locator('.archive-reader .markdown-body h1').first().textContent()).toBe('Plan: Retired migration');
+    await page.getByRole('tab', { name: /^History/ }).click();
+    await expect.poll(() => page.locator('.timeline-version').count()).toBe(1);
     await screenshot(page, 'archive-reader');
+  });
+
+  it('is used from the keyboard, copies, downloads and restores the last version into its folder', async () => {
+    const w = await env.open('?view=archive');
+    const { page } = w;
+    await page.locator('.archive-row').first().waitFor();
+    const order = await page.locator('.archive-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-filename')));
+    await page.locator('.list-counts').click();
+    await page.keyboard.press('j');
+    await expect.poll(async () => (await query(page)).get('plan')).toBe(order[0]);
+    await page.keyboard.press('j');
+    await expect.poll(async () => (await query(page)).get('plan')).toBe(order[1]);
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await query(page)).get('plan')).toBe(order[0]);
+    // The memory view was not moved behind the Archive's back.
+    expect((await query(page)).get('entry')).toBeNull();
+
+    await page.goto(`${env.server.url}?view=archive&plan=${GONE}`);
+    await page.locator('.archive-reader .markdown-body h1').first().waitFor();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => clipboard(page)).toBe(GONE_TEXT);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download HTML' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.html$/);
+
+    await page.getByRole('button', { name: 'Restore…' }).click();
+    expect(await page.locator('.restore-confirm code').textContent()).toBe(path.join(env.fx.plansDir, GONE));
+    await page.getByRole('button', { name: 'Restore', exact: true }).click();
+    // The plans view (the default: no view in the URL) with the plan open.
+    await expect.poll(async () => (await query(page)).get('view')).toBeNull();
+    expect((await query(page)).get('plan')).toBe(GONE);
+    expect(await readFile(path.join(env.fx.plansDir, GONE), 'utf8')).toBe(GONE_TEXT);
+    await page.locator(`.grid-row[data-filename="${GONE}"]`).waitFor();
+    // No request of the archived plan's /content, which does not exist.
+    expect(w.consoleErrors.filter((e) => e.includes('404'))).toEqual([]);
   });
 });

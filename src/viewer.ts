@@ -22,6 +22,7 @@ import { ScanWorkers } from './domain/sessions/scanWorkers.js';
 import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
+import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/restorePlan.js';
 import { Watchers } from './watch/watchers.js';
 
 export interface ViewerOptions {
@@ -310,6 +311,15 @@ export class Viewer {
   }
 
   /** A plan folder reported one path. */
+  /** An archived plan's last version written back into its plans folder (restorePlan.ts). */
+  restoreArchived(filename: string, versionId: string): Promise<RestoreOutcome> {
+    return restoreArchivedPlan({
+      stories: this.history.stories,
+      readOnly: this.options.readOnly ?? false,
+      written: (filepath) => this.planPathChanged(filepath),
+    }, filename, versionId);
+  }
+
   planPathChanged(filepath: string): Promise<void> {
     return this.planQueue.run(async () => void (await this.plans.updatePath(filepath)));
   }

@@ -120,6 +120,18 @@ export const historyEndpoints = {
       400: errors.badRequest, 403: errors.forbidden,
     },
   },
+  restore: {
+    summary: 'Restore an archived plan: its last version written back into its plans folder (extension)',
+    description: 'Writes a new file under the plan\'s name in the folder it was in, never over an existing one. `versionId` is the last version\'s id as the client showed it: a newer one since answers 409. Refused (409) with --read-only, when the folder is gone, or when a file of that name is there again.',
+    params: Type.Object({ filename: Type.String() }),
+    body: Type.Object({ versionId: Type.String({ minLength: 1, maxLength: 200, description: 'The id of the archived plan\'s last version (GET /api/plans/{filename}/history)' }) }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({ filename: Type.String(), filepath: Type.String({ description: 'Where the plan was written' }) }, { additionalProperties: false }),
+      400: errors.badRequest, 403: errors.forbidden,
+      404: text('No archived plan of that name', 'Plan not found in the archive'),
+      409: text('Not written, and why', 'retire-plan.md is on disk again: nothing was overwritten'),
+    },
+  },
   session: {
     summary: 'A session\'s card (extension)',
     params: Type.Object({ sessionId: Type.String() }),

@@ -91,7 +91,8 @@ export function App() {
     [plans, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir, planFind.found],
   );
   const counts = useMemo(() => projectCounts(plans), [plans]);
-  const planContent = useContent(url.plan, planBump, (key, signal) => api.planContent(key, signal));
+  // An archived plan has no /content: the Archive reads its versions.
+  const planContent = useContent(url.view === 'archive' ? null : url.plan, planBump, (key, signal) => api.planContent(key, signal));
 
   // Memory
   const memSearch = useServerSearch(url.view === 'memory' ? url.q : '', memoryR.version, (q, signal) => api.searchMemory(q, signal));
@@ -187,7 +188,9 @@ export function App() {
   };
 
   const move = (delta: number | 'first' | 'last') => {
-    if (url.view === 'plans') {
+    if (url.view === 'archive') {
+      emitCommand(delta === 'first' ? 'listFirst' : delta === 'last' ? 'listLast' : delta > 0 ? 'listNext' : 'listPrev');
+    } else if (url.view === 'plans') {
       const rows = selection.rows;
       if (!rows.length) return;
       const at = url.plan ? rows.findIndex((r) => r.plan.filename === url.plan) : -1;
@@ -242,7 +245,7 @@ export function App() {
     },
     move: (d) => move(d),
     moveTo: (w) => move(w),
-    enter: () => emitCommand('openInEditor'),
+    enter: () => emitCommand(url.view === 'archive' ? 'listOpen' : 'openInEditor'),
     nextMatch: () => emitCommand('nextMatch'),
     prevMatch: () => emitCommand('prevMatch'),
     fullscreen: () => {

@@ -1,5 +1,5 @@
 // GET /api/plans/{filename}/history, /api/plans/{filename}/versions/{id}, /api/archive, /api/retention and
-// /api/sessions/{id}: the plan-history extensions (src/contract/history.ts).
+// /api/sessions/{id}; POST /api/archive/{filename}/restore: the plan-history extensions (src/contract/history.ts).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
@@ -36,6 +36,14 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   typed.get('/api/archive', { schema: historyEndpoints.archive }, async () => {
     await ready();
     return { plans: stories.archive() };
+  });
+
+  typed.post('/api/archive/:filename/restore', { schema: historyEndpoints.restore }, async (request, reply) => {
+    await ready();
+    const outcome = await viewer.restoreArchived(request.params.filename, request.body.versionId);
+    if (outcome.kind === 'not-found') return sendText(reply, 404, 'Plan not found in the archive');
+    if (outcome.kind === 'refused') return sendText(reply, 409, outcome.message);
+    return { filename: outcome.filename, filepath: outcome.filepath };
   });
 
   typed.get('/api/retention', { schema: historyEndpoints.retention }, () => stories.retentionPolicy());

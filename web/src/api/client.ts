@@ -88,6 +88,8 @@ export const api = {
   version: (filename: string, id: string, signal?: AbortSignal) =>
     getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/versions/${encodeURIComponent(id)}`, signal).then((r) => r.content),
   archive: (signal?: AbortSignal) => getJson<ArchiveBody>('/api/archive', signal).then((r) => r.plans),
+  restoreArchived: (filename: string, versionId: string) =>
+    postJson<{ filename: string; filepath: string }>(`/api/archive/${encodeURIComponent(filename)}/restore`, { versionId }),
   session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),

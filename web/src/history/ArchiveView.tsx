@@ -1,6 +1,6 @@
 // The Archive: plans whose file is gone from disk (Claude Code's cleanup, or by hand) but whose versions
 // survive in the transcripts or the viewer's own cache. The list, and a reader of the chosen plan: its
-// last version, its history and the sessions behind it. Read only, like the rest of the viewer.
+// last version (copied, downloaded, or restored into its plans folder), its history and the sessions behind it.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { ArchivedPlan } from '../api/types';
@@ -17,6 +17,8 @@ import { SessionCards } from './SessionCards';
 import { tabIds, Tabs } from './Tabs';
 import { shownTitle } from './shownTitle';
 import { useSessionCard, useVersionText } from './useHistory';
+import { ArchiveActions } from './ArchiveActions';
+import { useListKeys } from './useListKeys';
 
 /** Rows drawn before a "show more" button. */
 const ROWS_PER_PAGE = 300;
@@ -51,6 +53,7 @@ export function ArchiveView({ url, setUrl, bump, listBump, dark, onOpenPlan }: P
   const q = url.q.trim();
   const rows = useMemo(() => (remote.data ?? []).filter((p) => matches(p, q)), [remote.data, q]);
   const selected = url.plan ? remote.data?.find((p) => p.filename === url.plan) ?? null : null;
+  useListKeys(rows.slice(0, limit), url.plan, (filename) => setUrl({ plan: filename, planTab: null, from: null, to: null }, 'push'));
 
   let list;
   if (!remote.data) {
@@ -166,7 +169,8 @@ function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: 
   const history = story.history.data;
   const last = history?.versions.at(-1)?.id ?? null;
   const lastText = useVersionText(story.texts, last);
-  const tab = url.planTab ?? 'history';
+  // Opened on its last version: what would be restored, and a plan of one version has nothing to compare.
+  const tab = url.planTab ?? 'document';
   const ids = tabIds('archive', tab);
   const sessionIds = history?.sessions.length ? history.sessions : plan?.sessionId ? [plan.sessionId] : [];
   const localLink = (t: string) => toast(t || 'That link points to a file on disk, which the viewer does not serve');
@@ -194,6 +198,7 @@ function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: 
           <SessionCards sessionIds={sessionIds} onOpenPlan={onOpenPlan} />
         </div>
         <div className="reader-actions">
+          <ArchiveActions filename={filename} plan={plan} title={title} lastId={last} text={lastText.text} cardId={sessionIds[0] ?? null} onRestored={onOpenPlan} />
           <button type="button" className="icon-button close-button" onClick={() => setUrl({ plan: null }, 'push')} aria-label="Close the plan" title="Close (Esc)">
             ✕
           </button>
@@ -201,8 +206,8 @@ function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: 
       </header>
       <Tabs
         tabs={[
-          { key: 'history', label: history ? `History (${formatCount(history.versions.length)})` : 'History' },
           { key: 'document', label: 'Last version' },
+          { key: 'history', label: history ? `History (${formatCount(history.versions.length)})` : 'History' },
         ]}
         selected={tab}
         label="Archived plan"
@@ -210,7 +215,7 @@ function ArchiveReader({ filename, plan, url, setUrl, bump, dark, onOpenPlan }: 
         onSelect={(planTab) => setUrl({ planTab }, 'replace')}
         className="reader-tabs"
       />
-      <div className="tab-panel" role="tabpanel" id={ids.panel} aria-labelledby={ids.tab}>
+      <div className="tab-panel" role="tabpanel" id={ids.panel} aria-labelledby={ids.tab} tabIndex={-1}>
         {!history || !story.texts ? (
           <HistoryState history={story.history} />
         ) : tab === 'history' ? (

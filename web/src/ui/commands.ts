@@ -1,7 +1,10 @@
 // A tiny command bus: global keyboard shortcuts announce commands; whichever reader is on screen acts.
 import { useEffect, useRef } from 'react';
 
-export type Command = 'nextMatch' | 'prevMatch' | 'openInEditor' | 'copyMarkdown' | 'copyPath' | 'toggleOutline';
+export type Command =
+  | 'nextMatch' | 'prevMatch' | 'openInEditor' | 'copyMarkdown' | 'copyPath' | 'toggleOutline'
+  // The Archive's list, moved by the keyboard as the other lists are.
+  | 'listNext' | 'listPrev' | 'listFirst' | 'listLast' | 'listOpen';
 
 const target = new EventTarget();
 
