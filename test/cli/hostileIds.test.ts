@@ -3,7 +3,7 @@
 // lines, slugs, agent ids (log names and lines), plan and memory file names, memory `name:` values. It
 // starts, keeps serving when such lines are appended while it runs and when it starts again from its own
 // caches, and answers those ids 404 (a tool error over MCP): docs/security.md, rule 20. The in-process
-// side (Object.prototype untouched) is test/adversarial/hostileKeys.property.test.ts.
+// side (Object.prototype untouched) is test/adversarial/protoKeys.test.ts.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
