@@ -102,6 +102,18 @@ describe('the History tab', () => {
     await expect.poll(() => page.getByTestId('history-diff').textContent()).toContain('same text');
   });
 
+  it('gives a side-by-side comparison the reader\'s whole width at 1400 px', async () => {
+    const { page } = await env.open(`?plan=${PLAN}&ptab=history&layout=split`);
+    const compare = page.locator('.history-compare');
+    await compare.waitFor();
+    const reader = (await page.locator('.reader').boundingBox())!;
+    const box = (await compare.boundingBox())!;
+    expect(box.width).toBeGreaterThan(reader.width - 80);
+    // The timeline is above it, not beside it.
+    const timeline = (await page.locator('.history-timeline').boundingBox())!;
+    expect(timeline.y + timeline.height).toBeLessThanOrEqual(box.y + 1);
+  });
+
   it('copies any version\'s markdown', async () => {
     const { page } = await env.open(`?plan=${PLAN}&ptab=history`);
     await page.getByRole('button', { name: 'Copy the markdown of v1' }).click();
