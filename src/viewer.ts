@@ -23,6 +23,8 @@ import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/restorePlan.js';
+import { planOutcome } from './domain/outcome/planOutcome.js';
+import type { PlanOutcome } from './contract/outcome.js';
 import { Watchers } from './watch/watchers.js';
 
 export interface ViewerOptions {
@@ -311,6 +313,15 @@ export class Viewer {
   }
 
   /** A plan folder reported one path. */
+  /** What happened after the plan was approved (domain/outcome/), or null when no plan has that name. */
+  async planOutcome(filename: string): Promise<PlanOutcome | null> {
+    await this.transcriptsReady;
+    return planOutcome({
+      events: async (name) => (await this.history.stories.story(name))?.events ?? null,
+      logs: () => this.sessions.logs(),
+    }, filename);
+  }
+
   /** An archived plan's last version written back into its plans folder (restorePlan.ts). */
   restoreArchived(filename: string, versionId: string): Promise<RestoreOutcome> {
     return restoreArchivedPlan({

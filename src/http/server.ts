@@ -17,6 +17,7 @@ import { memoryRoutes } from './routes/memory.js';
 import { memoryCareRoutes } from './routes/memoryCare.js';
 import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
+import { outcomeRoutes } from './routes/outcome.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
@@ -150,6 +151,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
+  outcomeRoutes(app, options.viewer);
   findRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   memoryCareRoutes(app, options.viewer);

@@ -307,6 +307,24 @@ export function bytesToRead(st: StatLike, previous: TrackedLog | null): number {
   return st.size - previous.offset;
 }
 
+/**
+ * One line of a log as plain JSON (what a plan's outcome shows of a call: its input, its result's sidecar),
+ * or null when the file no longer holds it whole or it does not parse. Read on request, one line at a time.
+ */
+export function readLineJsonAt(file: string, start: number, end: number): unknown {
+  if (end - start > MAX_LINE_BYTES || end < start) return null;
+  const bytes = withRegularFileSync(file, (fd) => {
+    const buffer = Buffer.allocUnsafe(end - start);
+    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
+  }, () => null);
+  if (bytes === null) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** One line of a log (a write's tool call, an approved plan) as a view, or null when the file no longer holds it. */
 export function readLineAt(file: string, start: number, end: number, parser: LineParser = (shared ??= tapeParser())): LineView | null {
   if (end - start > MAX_LINE_BYTES || end < start) return null;

@@ -1,0 +1,128 @@
+// GET /api/plans/{filename}/outcome on a real server over a transcript in Claude Code's shapes: a plan
+// rejected, revised and approved, then edits (one with a structuredPatch sidecar the person modified, one
+// new file), a failing then passing test run, a commit, a task list, a PR link, a subagent's edit, model
+// usage (one answer written on two lines), a turn's duration, and the session moving on to another plan.
+// The figures are worked out by hand below.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanOutcome } from '../../src/contract/outcome.js';
+import { TempHome, uuid, encodeCwd } from '../helpers/home.js';
+import { startServer, type Running } from '../helpers/http.js';
+import { OpenApiChecker } from '../helpers/openapi.js';
+import { APPROVED, exitPlanMode, prompt, rejected, toolResult, toolUse, write, type LineContext } from '../history/transcript.js';
+
+const SESSION = uuid(0x40);
+let home: TempHome;
+let server: Running;
+
+const at = (minute: number, second = 0) => new Date(Date.UTC(2026, 10, 10, 10, minute, second)).toISOString();
+
+function withSidecar(line: string, sidecar: Record<string, unknown>): string {
+  return JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), toolUseResult: sidecar });
+}
+
+function answer(ctx: LineContext, model: string, id: string, usage: Record<string, number>): string {
+  return JSON.stringify({
+    parentUuid: null, isSidechain: false, type: 'assistant',
+    message: { model, id, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage },
+    uuid: `u-${id}-${ctx.at}`, timestamp: ctx.at, cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.329',
+  });
+}
+
+beforeAll(async () => {
+  home = await TempHome.create();
+  const repo = await home.repo('webapp');
+  const plan = path.join(home.claude, 'plans', 'theme-toggle-calm-owl.md');
+  const ctx = (minute: number, second = 0, agentId?: string): LineContext => ({ cwd: repo, sessionId: SESSION, slug: 'theme-toggle-calm-owl', at: at(minute, second), ...(agentId ? { agentId } : {}) });
+  const e1 = exitPlanMode(ctx(2));
+  const e2 = exitPlanMode(ctx(4));
+  const edit = toolUse(ctx(6), 'Edit', { file_path: `${repo}/src/theme.ts`, old_string: 'a\nb\n', new_string: 'a\nB\nc\n' });
+  const create = toolUse(ctx(7), 'Write', { file_path: `${repo}/src/toggle.tsx`, content: 'x\ny\nz\n' });
+  const failing = toolUse(ctx(8), 'Bash', { command: 'npm test', description: 'Run the tests' });
+  const passing = toolUse(ctx(9), 'Bash', { command: 'npm test', description: 'Run the tests' });
+  const commit = toolUse(ctx(10), 'Bash', { command: "git add -A && git commit -m \"Add the theme toggle\"" });
+  const todo = toolUse(ctx(11), 'TodoWrite', { todos: [{ content: 'Add toggle', status: 'completed', activeForm: 'Adding' }, { content: 'Write docs', status: 'pending', activeForm: 'Writing' }] });
+  const task = toolUse(ctx(11, 30), 'Task', { description: 'Finish the theme', prompt: 'Add a line', subagent_type: 'general-purpose' });
+  const e3 = exitPlanMode(ctx(13));
+  const later = toolUse(ctx(14), 'Edit', { file_path: `${repo}/src/other.ts`, old_string: 'q', new_string: 'r' });
+  await home.plan('theme-toggle-calm-owl.md', '# Theme toggle\n\n1. Edit src/theme.ts\n');
+  await home.session(repo, SESSION, [], [
+    prompt(ctx(0), 'Plan a theme toggle'),
+    write(ctx(1), plan, '# Theme toggle\n'),
+    e1.line, toolResult(ctx(3), e1.id, rejected('Name the file.'), true),
+    e2.line, toolResult(ctx(5), e2.id, APPROVED),
+    edit.line,
+    answer(ctx(6, 10), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
+    // The same answer's next content block: its usage again, counted once.
+    answer(ctx(6, 11), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
+    withSidecar(toolResult(ctx(6, 30), edit.id, 'The file has been updated.'), { filePath: `${repo}/src/theme.ts`, structuredPatch: [{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 2, lines: ['-b', '+B', '+c'] }], userModified: true }),
+    create.line, withSidecar(toolResult(ctx(7, 5), create.id, 'File created successfully'), { type: 'create', filePath: `${repo}/src/toggle.tsx`, content: 'x\ny\nz\n' }),
+    failing.line, toolResult(ctx(8, 20), failing.id, 'FAIL src/theme.test.ts', true),
+    passing.line, toolResult(ctx(9, 20), passing.id, 'Tests 4 passed'),
+    answer(ctx(9, 30), 'claude-sonnet-4-5', 'msg_b', { input_tokens: 500, output_tokens: 100 }),
+    answer(ctx(9, 40), 'mystery-1', 'msg_c', { input_tokens: 50 }),
+    commit.line, toolResult(ctx(10, 5), commit.id, '[main 1a2b3c4] Add the theme toggle'),
+    todo.line, toolResult(ctx(11, 5), todo.id, 'Todos have been modified successfully'),
+    task.line,
+    JSON.stringify({ type: 'pr-link', prNumber: 42, prUrl: 'https://github.com/acme/webapp/pull/42', prRepository: 'acme/webapp', sessionId: SESSION, timestamp: at(12) }),
+    JSON.stringify({ parentUuid: null, isSidechain: false, type: 'system', subtype: 'turn_duration', durationMs: 300_000, timestamp: at(12), uuid: 'turn-1', cwd: repo, sessionId: SESSION }),
+    // The session moves on: another plan written, then approved.
+    write(ctx(12, 30), path.join(home.claude, 'plans', 'next-plan-brave-fox.md'), '# Next plan\n'),
+    e3.line, toolResult(ctx(13, 30), e3.id, APPROVED),
+    later.line, toolResult(ctx(14, 5), later.id, 'The file has been updated.'),
+    answer(ctx(15), 'claude-opus-4-5', 'msg_d', { input_tokens: 9999 }),
+  ]);
+  // The subagent's edit, in its own log under the session.
+  const sub = toolUse(ctx(11, 40, 'a1b2c3'), 'Edit', { file_path: `${repo}/src/theme.ts`, old_string: 'c\n', new_string: 'c\nd\n' });
+  await home.write(path.join('projects', encodeCwd(repo), SESSION, 'subagents', 'agent-a1b2c3.jsonl'), [sub.line, toolResult(ctx(11, 45, 'a1b2c3'), sub.id, 'The file has been updated.')].join('\n') + '\n');
+  server = await startServer({ claudeDir: home.claude, homeDir: home.root });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await home?.cleanup();
+});
+
+describe('a plan\'s outcome', () => {
+  it('holds the work after its approval, until the session moves on, with figures worked out by hand', async () => {
+    const outcome = await server.json<PlanOutcome>('/api/plans/theme-toggle-calm-owl.md/outcome');
+    new OpenApiChecker(await server.json<Record<string, unknown>>('/api/openapi.json')).assertResponse('GET', '/api/plans/{filename}/outcome', 200, 'application/json', outcome);
+    expect(outcome.status).toBe('approved');
+    // One window: the rejection starts none; the write of another plan ends it, and that plan's approval is not this one's.
+    expect(outcome.windows.map((w) => [w.approvedAt, w.endedAt, w.lastWorkAt])).toEqual([[at(4), at(12, 30), at(12)]]);
+    // theme.ts: the patch's 2 added and 1 removed (modified by the person), and the subagent's 1 added.
+    expect(outcome.files).toEqual([
+      { path: expect.stringMatching(/src\/theme\.ts$/) as unknown as string, edits: 2, added: 3, removed: 1, userModified: true, failed: 0 },
+      { path: expect.stringMatching(/src\/toggle\.tsx$/) as unknown as string, edits: 1, added: 3, removed: 0, userModified: false, failed: 0 },
+    ]);
+    expect(outcome.commands.map((c) => [c.command, c.kind, c.failed, c.message])).toEqual([
+      ['npm test', 'test', true, null],
+      ['npm test', 'test', false, null],
+      ['git add -A && git commit -m "Add the theme toggle"', 'commit', false, 'Add the theme toggle'],
+    ]);
+    expect(outcome.tests).toEqual({ runs: 2, failed: 1, lastPassed: true });
+    expect(outcome.builds).toEqual({ runs: 0, failed: 0, lastPassed: null });
+    expect(outcome.commits).toEqual([{ at: at(10), message: 'Add the theme toggle' }]);
+    expect(outcome.pullRequests).toEqual([{ url: 'https://github.com/acme/webapp/pull/42', number: 42, at: at(12) }]);
+    expect(outcome.tasks).toEqual([{ content: 'Add toggle', status: 'completed' }, { content: 'Write docs', status: 'pending' }]);
+    expect(outcome.subagents).toBe(1);
+    // From the approval (10:04) to the last work (the turn at 10:12); 5 minutes of it active.
+    expect(outcome.time).toEqual({ wallMs: 480_000, activeMs: 300_000, waitingMs: 180_000 });
+    // Opus 4.5: (1,000 × 5 + 2,000 × 25 + 4,000 × 6.25 + 10,000 × 0.5) / 1e6 = 0.085; Sonnet 4.5: (500 × 3 + 100 × 15) / 1e6 = 0.003.
+    expect(outcome.tokens.byModel.map((m) => [m.model, m.input, m.output, m.cacheRead, m.cacheWrite, m.costUsd === null ? null : Number(m.costUsd.toFixed(6))])).toEqual([
+      ['claude-opus-4-5', 1000, 2000, 10000, 4000, 0.085],
+      ['claude-sonnet-4-5', 500, 100, 0, 0, 0.003],
+      ['mystery-1', 50, 0, 0, 0, null],
+    ]);
+    expect(outcome.tokens.costUsd).toBeCloseTo(0.088, 9);
+    expect(outcome.tokens.unpricedTokens).toBe(50);
+  });
+
+  it('answers 404 for a plan nobody has; the next plan\'s outcome holds the work after its own approval', async () => {
+    expect((await server.get('/api/plans/nope.md/outcome')).status).toBe(404);
+    const next = await server.json<PlanOutcome>('/api/plans/next-plan-brave-fox.md/outcome');
+    expect(next.status).toBe('approved');
+    expect(next.windows.map((w) => w.approvedAt)).toEqual([at(13)]);
+    expect(next.files.map((f) => path.basename(f.path))).toEqual(['other.ts']);
+  });
+});
