@@ -13,7 +13,7 @@ import { entryHref, planHref } from '../state/url';
 import type { ContentState } from '../state/useRemote';
 import { copyWithToast, openInEditor } from '../ui/actions';
 import { useCommand } from '../ui/commands';
-import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
+import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { computeCut, utf8Length } from './cutPoint';
 import { CommentCutWarning } from './CommentCutWarning';
@@ -175,7 +175,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
               edited {relativeTime(entry.modified)}
             </span>
             <span className="muted">
-              {formatCount(entry.lineCount)} lines · {formatBytes(entry.size)}
+              {plural(entry.lineCount, 'line')} · {formatBytes(entry.size)}
             </span>
             {entry.sessionId && <SessionChip sessionId={entry.sessionId} cwd={source.cwd} label="Written in session" />}
             {sessionPlan && (
