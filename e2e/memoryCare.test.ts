@@ -147,6 +147,43 @@ describe('fixing a problem', () => {
   });
 });
 
+describe('the Document tab', () => {
+  it('masks a secret in the document until it is revealed, and again on the next file', async () => {
+    const entry = `${shopId}/checkout.md`;
+    const { page } = await env.open(`?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(entry)}`);
+    const body = page.locator('.entry-reader .markdown-body');
+    await expect.poll(() => body.textContent()).toContain('Staging login:');
+    expect(await body.textContent()).not.toContain('hunter2');
+    expect(await body.textContent()).toContain('password: ••••');
+    const notice = page.getByTestId('secret-notice');
+    expect(await notice.textContent()).toContain('1 secret hidden');
+    await notice.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => body.textContent()).toContain('password: hunter2-correct-horse');
+    await notice.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => body.textContent()).not.toContain('hunter2');
+    // Revealed for one file only: another file, and this one opened again, start masked.
+    await notice.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => body.textContent()).toContain('hunter2');
+    await page.goto(`${env.server.url}?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(`${shopId}/refunds.md`)}`);
+    await expect.poll(() => body.textContent()).toContain('Fourteen days.');
+    expect(await page.getByTestId('secret-notice').count()).toBe(0);
+    await page.goto(`${env.server.url}?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(entry)}`);
+    await expect.poll(() => body.textContent()).toContain('Staging login:');
+    expect(await body.textContent()).not.toContain('hunter2');
+  });
+
+  it('masks a secret in a find snippet, keeping the match marked', async () => {
+    const { page } = await env.open('?view=memory');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('searchbox', { name: 'Find anything' }).fill('password');
+    const snippet = page.locator('.find-hit[data-kind="memory"] .find-snippet', { hasText: 'password' }).first();
+    await snippet.waitFor();
+    expect(await snippet.textContent()).toContain('password: ••••');
+    expect(await snippet.textContent()).not.toContain('hunter2');
+    expect(await snippet.locator('mark').first().textContent()).toBe('password');
+  }, 60_000);
+});
+
 describe('a read-only run', () => {
   it('says so, previews, and offers no way to write', async () => {
     const server = await startServer(env.fx.home, { args: ['--read-only'] });
