@@ -157,6 +157,7 @@ describe('the Document tab', () => {
     expect(await body.textContent()).toContain('password: ••••');
     const notice = page.getByTestId('secret-notice');
     expect(await notice.textContent()).toContain('1 secret hidden');
+    await screenshot(page, 'memory-document-secret-masked');
     await notice.getByRole('button', { name: 'Reveal' }).click();
     await expect.poll(() => body.textContent()).toContain('password: hunter2-correct-horse');
     await notice.getByRole('button', { name: 'Hide' }).click();

@@ -139,6 +139,14 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
     );
   }
 
+  // Above everything the document shows: what it hides, and the one control that shows it.
+  before = (
+    <>
+      <SecretNotice masked={masked} />
+      {before}
+    </>
+  );
+
   const after = (
     <footer className="entry-footer">
       <section aria-label="Linked from">
@@ -203,7 +211,6 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
           <button type="button" onClick={open} title="Open in editor (Enter)">Open in editor</button>
         </div>
       </header>
-      <SecretNotice masked={masked} />
       {content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This memory file is gone</h2>
