@@ -74,7 +74,7 @@ export function IndexHealth({ source, cut, measured, reach, orphans, missingOrph
             </button>
           </>
         ) : (
-          <>Claude Code loads all of it ({formatCount(cut.totalLines)} lines, {formatCount(cut.totalChars)} characters).</>
+          <>Claude Code loads all of it ({plural(cut.totalLines, 'line')}, {plural(cut.totalChars, 'character')}).</>
         )}
       </p>
       <p className="muted disk-stats" data-testid="disk-stats">
