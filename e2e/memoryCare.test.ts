@@ -53,7 +53,7 @@ describe('the health overview', () => {
   it('lists every source with its problem counts, worst first, and never shows an inactive folder as healthy', async () => {
     const { page } = await env.open('?view=memory&tab=health');
     await page.waitForSelector('.health-row');
-    await expect.poll(() => page.locator('.health-overview-head [role="status"]').textContent()).toMatch(/\d+ sources · \d+ problems in \d+/);
+    await expect.poll(() => page.locator('.health-overview-head [role="status"]').textContent()).toMatch(/\d+ sources · \d+ problems in \d+ sources?$/);
     const rows = page.locator('.health-row');
     // shop holds a secret, the worst kind: it comes first.
     expect(await rows.first().locator('.health-source').textContent()).toBe('shop');
@@ -145,6 +145,44 @@ describe('fixing a problem', () => {
     await secret.getByRole('button', { name: 'Hide' }).click();
     await expect.poll(() => secret.textContent()).not.toContain('hunter2');
   });
+});
+
+describe('the Document tab', () => {
+  it('masks a secret in the document until it is revealed, and again on the next file', async () => {
+    const entry = `${shopId}/checkout.md`;
+    const { page } = await env.open(`?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(entry)}`);
+    const body = page.locator('.entry-reader .markdown-body');
+    await expect.poll(() => body.textContent()).toContain('Staging login:');
+    expect(await body.textContent()).not.toContain('hunter2');
+    expect(await body.textContent()).toContain('password: ••••');
+    const notice = page.getByTestId('secret-notice');
+    expect(await notice.textContent()).toContain('1 secret hidden');
+    await screenshot(page, 'memory-document-secret-masked');
+    await notice.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => body.textContent()).toContain('password: hunter2-correct-horse');
+    await notice.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => body.textContent()).not.toContain('hunter2');
+    // Revealed for one file only: another file, and this one opened again, start masked.
+    await notice.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => body.textContent()).toContain('hunter2');
+    await page.goto(`${env.server.url}?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(`${shopId}/refunds.md`)}`);
+    await expect.poll(() => body.textContent()).toContain('Fourteen days.');
+    expect(await page.getByTestId('secret-notice').count()).toBe(0);
+    await page.goto(`${env.server.url}?view=memory&source=${encodeURIComponent(shopId)}&entry=${encodeURIComponent(entry)}`);
+    await expect.poll(() => body.textContent()).toContain('Staging login:');
+    expect(await body.textContent()).not.toContain('hunter2');
+  });
+
+  it('masks a secret in a find snippet, keeping the match marked', async () => {
+    const { page } = await env.open('?view=memory');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('searchbox', { name: 'Find anything' }).fill('password');
+    const snippet = page.locator('.find-hit[data-kind="memory"] .find-snippet', { hasText: 'password' }).first();
+    await snippet.waitFor();
+    expect(await snippet.textContent()).toContain('password: ••••');
+    expect(await snippet.textContent()).not.toContain('hunter2');
+    expect(await snippet.locator('mark').first().textContent()).toBe('password');
+  }, 60_000);
 });
 
 describe('a read-only run', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
+import { HELP_HINT, isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
 import { chooseHome } from './config/claudeDir.js';
 import { cacheDir, careDir } from './config/cacheDir.js';
 import { demoRoot, materializeDemo } from './config/demo.js';
@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     args = parseCliArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`plan-memory-viewer: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`plan-memory-viewer: ${error.message}\n${HELP_HINT}`);
     return 2;
   }
   if (args.help) return void process.stdout.write(USAGE), 0;
@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command !== 'serve') return (await import('./cli/commands.js')).runCommand(args, logger);
   const exposed = !isLoopbackHost(args.host);
   if (exposed && !args.expose) {
-    process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n\n${USAGE}`);
+    process.stderr.write(`plan-memory-viewer: --host ${args.host} is not a loopback address; add --expose to serve your plans to the network\n${HELP_HINT}`);
     return 2;
   }
   // From here on a signal stops the viewer cleanly, whatever it is doing.

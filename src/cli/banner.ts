@@ -1,6 +1,6 @@
 // The lines the CLI prints as it starts: who it is and where it listens (as soon as it does), that it
 // is ready (once the first scan is done), then what it found and how to stop it.
-import { formatCount } from './format.js';
+import { formatCount, plural } from './format.js';
 import type { Styles } from './terminal.js';
 
 /** The banner's last line: whoever reads the output knows the start-up has said everything. */
@@ -21,7 +21,6 @@ export interface Listening {
 }
 
 const label = (name: string): string => `  ${`${name}:`.padEnd(14)}`;
-const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export function listeningLines(s: Styles, l: Listening): string[] {
   const demo = l.demoReason === null ? ''

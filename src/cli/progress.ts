@@ -1,7 +1,7 @@
 // What the first scan has read so far, shown while it runs: a line rewritten in place in a terminal,
 // a plain line every second elsewhere. It only reads counters the scan keeps anyway, on a timer that
 // does not keep the process alive.
-import { formatBytes, formatCount } from './format.js';
+import { formatBytes, plural } from './format.js';
 import type { Terminal } from './terminal.js';
 
 export interface ScanCounts {
@@ -17,7 +17,7 @@ const TERMINAL_INTERVAL_MS = 100;
 const PLAIN_INTERVAL_MS = 1000;
 
 export function progressLine(counts: ScanCounts): string {
-  return `  Scanning:     ${formatCount(counts.logs)} session logs (${formatBytes(counts.bytes)} read), ${formatCount(counts.plans)} plans`;
+  return `  Scanning:     ${plural(counts.logs, 'session log')} (${formatBytes(counts.bytes)} read), ${plural(counts.plans, 'plan')}`;
 }
 
 export class ScanProgress {

@@ -1,5 +1,6 @@
 // Command-line flags: parsed strictly, so a typo is a usage error (exit 2), never a silent default.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closest } from './closest.js';
 
 export interface CliArgs {
   /** serve (no command word), `mcp` (MCP over stdio) or `export` (JSON to stdout or --output). */
@@ -53,7 +54,38 @@ Options:
 Colours only in a terminal, and never with NO_COLOR set.
 `;
 
+/** What a usage error ends with instead of the whole usage: the error stays the one thing to read. */
+export const HELP_HINT = 'Run plan-memory-viewer --help to see every flag.\n';
+
 export class UsageError extends Error {}
+
+const OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  'claude-dir': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  demo: { type: 'boolean' },
+  expose: { type: 'boolean' },
+  open: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'stale-days': { type: 'string' },
+  'history-limit': { type: 'string' },
+  version: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+  content: { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
+  'from-file': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** parseArgs's own message, or for an unknown flag `unknown flag --prot; did you mean --port?`. */
+function usageMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message;
+  const flag = /Unknown option '([^']+)'/.exec(message)?.[1];
+  if (flag === undefined) return message;
+  const near = flag.startsWith('--') ? closest(flag.slice(2), Object.keys(OPTIONS)) : null;
+  return `unknown flag ${flag}${near === null ? '' : `; did you mean --${near}?`}`;
+}
 
 const COMMANDS = ['mcp', 'export'] as const;
 
@@ -65,26 +97,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
       args: command === 'serve' ? argv : argv.slice(1),
       strict: true,
       allowPositionals: false,
-      options: {
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        'claude-dir': { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        demo: { type: 'boolean' },
-        expose: { type: 'boolean' },
-        open: { type: 'boolean' },
-        'read-only': { type: 'boolean' },
-        'stale-days': { type: 'string' },
-        'history-limit': { type: 'string' },
-        version: { type: 'boolean', short: 'v' },
-        help: { type: 'boolean', short: 'h' },
-        content: { type: 'boolean' },
-        output: { type: 'string', short: 'o' },
-        'from-file': { type: 'string' },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(usageMessage(error));
   }
   const v = parsed.values;
   let port: number | null = null;

@@ -3,6 +3,7 @@
 // problem the memory-care checks find in it (GET /api/memory/health's findings, with the fix each offers).
 import type { MemoryHealth, MemoryProblem } from '../contract/memoryCare.js';
 import type { MemoryListing } from '../domain/types.js';
+import { masked } from './masking.js';
 
 export interface SourceHealth {
   id: string;
@@ -24,7 +25,7 @@ export interface SourceHealth {
 }
 
 export function memoryHealth(listing: MemoryListing, care: MemoryHealth): SourceHealth[] {
-  const findings = new Map(care.sources.map((s) => [s.sourceId, s.problems.map(({ kind, file, line, message, fix }) => ({ kind, file, line, message, fix }))]));
+  const findings = new Map(care.sources.map((s) => [s.sourceId, s.problems.map(({ kind, file, line, message, fix }) => ({ kind, file, line, message: masked(message), fix }))]));
   return listing.sources.map((source) => {
     const index = source.index && {
       ...source.index,

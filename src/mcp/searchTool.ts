@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { FindResult } from '../domain/find/finder.js';
 import type { Viewer } from '../viewer.js';
+import { masked } from './masking.js';
 
 export interface SearchSnippet {
   /** 1-based line in the raw file (for a session, in its log). */
@@ -47,8 +48,8 @@ export async function searchEverything(viewer: Viewer, query: string, limit: num
   return {
     total: answer.total,
     results: answer.results.map((r) => ({
-      kind: r.kind, id: r.id, title: r.title, project: r.project, modified: r.modified, path: pathOf(r),
-      snippets: r.snippets.map(({ line, text }) => ({ line, text })),
+      kind: r.kind, id: r.id, title: masked(r.title), project: r.project, modified: r.modified, path: pathOf(r),
+      snippets: r.snippets.map(({ line, text }) => ({ line, text: masked(text) })),
     })),
   };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { openedFileWindow, textWindow, type ContentWindow } from '../domain/contentWindow.js';
 import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
+import { masked, maskedOrNull, maskedWindow } from './masking.js';
 import { memoryHealth } from './memoryHealth.js';
 import { searchEverything } from './searchTool.js';
 import { isFindQueryError } from '../domain/find/finder.js';
@@ -146,7 +147,9 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     const window = opened && (await openedFileWindow(opened, offset ?? 0, maxBytes ?? DEFAULT_WINDOW_BYTES));
     if (!entry || window === null) return toolError(`No memory entry ${id}`);
     const { links, linkedFrom, ...metadata } = entry;
-    return json({ metadata, ...windowed(window), links, linkedFrom });
+    // Secrets masked (masking.ts): what a memory file says is handed to the model, its credentials are not.
+    const shown = { ...metadata, name: masked(metadata.name), description: maskedOrNull(metadata.description) };
+    return json({ metadata: shown, ...windowed(await maskedWindow(viewer, id, window)), links, linkedFrom });
   });
 
   server.registerTool('memory_health', {

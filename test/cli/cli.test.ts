@@ -53,11 +53,25 @@ describe('flags', () => {
   });
 
   it.each([['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--port'], ['stray'], ['--allow-host', 'a b'], ['--stale-days', '0'], ['--read-only=yes']])(
-    'answers bad flags %j with the usage and exit code 2', async (...args) => {
+    'answers bad flags %j with the error, one line pointing to --help, and exit code 2', async (...args) => {
       const run = runCli(args);
       expect(await run.exited).toBe(2);
-      expect(run.stderr()).toContain('Usage: plan-memory-viewer');
+      const lines = run.stderr().trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^plan-memory-viewer: \S/);
+      expect(lines[1]).toBe('Run plan-memory-viewer --help to see every flag.');
     });
+
+  it.each([
+    [['--prot', '3000'], 'unknown flag --prot; did you mean --port?'],
+    [['--stale-day=30'], 'unknown flag --stale-day; did you mean --stale-days?'],
+    [['mcp', '--claudedir', '/x'], 'unknown flag --claudedir; did you mean --claude-dir?'],
+    [['--nope'], 'unknown flag --nope'],
+  ])('names a mistyped flag %j and the closest one it may have meant', async (args, said) => {
+    const run = runCli(args);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toBe(`plan-memory-viewer: ${said}\nRun plan-memory-viewer --help to see every flag.\n`);
+  });
 
   it('refuses a non-loopback --host without --expose', async () => {
     const run = runCli(['--host', '0.0.0.0', '--claude-dir', home.claude]);

@@ -15,6 +15,7 @@ import type { View } from './state/url';
 import { useContent, useRemote, useServerSearch } from './state/useRemote';
 import { useUrlState } from './state/useUrlState';
 import { openInEditor } from './ui/actions';
+import { plural } from './ui/format';
 import { emitCommand } from './ui/commands';
 import { DemoBanner } from './ui/DemoBanner';
 import { HelpDialog } from './ui/HelpDialog';
@@ -261,7 +262,7 @@ export function App() {
   const refresh = async () => {
     try {
       const res = await api.refresh();
-      toast(`Reloaded from disk: ${res.after} plans`, 'success');
+      toast(`Reloaded from disk: ${plural(res.after, 'plan')}`, 'success');
     } catch {
       toast('Could not reach the service to reload', 'error');
     }

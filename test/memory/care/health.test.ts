@@ -137,6 +137,24 @@ describe('stale', () => {
   });
 });
 
+describe('stale by memory type', () => {
+  it('ages project and untyped topics only: user, feedback and reference memories never go stale by age', async () => {
+    const p = await gitProject(t, 'webapp');
+    const now = Date.now();
+    const names = ['proj', 'untyped', 'user', 'feedback', 'ref'];
+    await files(p.dir, {
+      'MEMORY.md': names.map((n) => indexLine(n, `${n}.md`, 'h')).join('\n') + '\n',
+      'proj.md': topic('proj', 'Work in progress', { type: 'project' }),
+      'untyped.md': topic('untyped', 'Nobody said', { type: null }),
+      'user.md': topic('user', 'Senior backend engineer', { type: 'user' }),
+      'feedback.md': topic('feedback', 'Never mock the database', { type: 'feedback' }),
+      'ref.md': topic('ref', 'Bugs live in Linear', { type: 'reference' }),
+    }, new Date(now - 400 * DAY));
+    const h = await health(t, [p.info], { now, sessions: [] });
+    expect(kinds(h.byProject('webapp'))).toEqual(['stale:proj.md', 'stale:untyped.md']);
+  });
+});
+
 describe('duplicates', () => {
   it('the same name, nearly the same description, the same text: the later copy, with a fix', async () => {
     const p = await gitProject(t, 'webapp');

@@ -1,18 +1,21 @@
 // One snippet of a find result: its line number and its text with the matched words marked. Text nodes
 // only (React children): whatever a file holds is shown as written, never as HTML. The palette and the
-// plans and memory lists wrap it in their own row.
+// plans and memory lists wrap it in their own row. Secrets in it are masked (the health check's detector,
+// character for character, so the marked ranges still fit): a list is no place to show a token.
+import { maskSecrets } from '../../../src/domain/memory/care/secrets';
 import type { FindSnippetView } from './found';
 import './snippet.css';
 
 function Marked({ snippet }: { snippet: FindSnippetView }) {
   const parts: React.ReactNode[] = [];
+  const text = maskSecrets(snippet.text).text;
   let at = 0;
   snippet.ranges.forEach(([start, end], i) => {
     if (start < at) return;
-    parts.push(snippet.text.slice(at, start), <mark key={i}>{snippet.text.slice(start, end)}</mark>);
+    parts.push(text.slice(at, start), <mark key={i}>{text.slice(start, end)}</mark>);
     at = end;
   });
-  parts.push(snippet.text.slice(at));
+  parts.push(text.slice(at));
   return <>{parts}</>;
 }
 

@@ -6,7 +6,7 @@ import type { PlanHistoryBody, PlanVersion } from '../api/types';
 import type { RenderOptions } from '../reader/DocumentView';
 import type { DiffLayout } from '../state/url';
 import { copyWithToast } from '../ui/actions';
-import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
+import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { diffTexts } from './lineDiff';
 import { RawDiff } from './RawDiff';
@@ -76,7 +76,7 @@ function VersionRow({ version, number, selected, texts, onPick }: {
         {version.agentId && <span className="chip agent-chip">subagent {version.agentId.slice(0, 8)}</span>}
         <span className="muted">
           {' '}
-          · {formatCount(version.lineCount)} lines · {formatBytes(version.size)}
+          · {plural(version.lineCount, 'line')} · {formatBytes(version.size)}
         </span>
       </div>
       <div className="timeline-actions">

@@ -1,7 +1,7 @@
 // One memory file: description as the lead (the full text as written, with a warning when Claude Code
 // reads only part of a frontmatter value), body without frontmatter, links and [[wikilinks]] navigating
 // inside the app (broken ones marked), "linked from", the session that wrote it and that session's plan.
-// For MEMORY.md: the health panel and the cut point drawn into the document.
+// For MEMORY.md: the health panel and the cut point drawn into the document. Secrets masked until revealed.
 import { useCallback, useMemo } from 'react';
 import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
@@ -13,12 +13,13 @@ import { entryHref, planHref } from '../state/url';
 import type { ContentState } from '../state/useRemote';
 import { copyWithToast, openInEditor } from '../ui/actions';
 import { useCommand } from '../ui/commands';
-import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
+import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { computeCut, utf8Length } from './cutPoint';
 import { CommentCutWarning } from './CommentCutWarning';
 import { IndexHealth } from './IndexHealth';
 import { indexReach, linkRenderOptions, splitMemoryFile, type EntryResolver } from './links';
+import { maskedLine, SecretNotice, useMaskedText } from './SecretNotice';
 
 interface Props {
   entry: MemoryEntry;
@@ -46,7 +47,10 @@ function flash(el: Element | null): void {
 
 export function EntryReader({ entry, source, content, resolver, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
-  const text = content.key === entry.id ? content.text : null;
+  // `raw` measures the file (cut point, sizes); `text`, masked until revealed, is what is shown and copied.
+  const raw = content.key === entry.id ? content.text : null;
+  const masked = useMaskedText(raw, entry.id);
+  const text = masked.shown;
   const doc = useMemo(() => (text === null ? null : splitMemoryFile(text)), [text]);
   // The reader shows the body: a line of the frontmatter (name, description) has nothing to land on there.
   const bodyLanding = useMemo(() => {
@@ -54,7 +58,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
     return landing && line >= 1 ? { key: landing.key, line } : null;
   }, [landing, doc]);
 
-  const cut = useMemo(() => (entry.isIndex && text !== null ? computeCut(text) : null), [entry.isIndex, text]);
+  const cut = useMemo(() => (entry.isIndex && raw !== null ? computeCut(raw) : null), [entry.isIndex, raw]);
   const reach = useMemo(
     () => (cut && doc ? indexReach(doc, cut.keptEnd, resolver, entry.filename) : null),
     [cut, doc, resolver, entry.filename],
@@ -86,11 +90,11 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
   const sessionPlan = entry.sessionId ? plansBySession.get(entry.sessionId) ?? null : null;
 
   const written = doc?.written ?? null;
-  const description = written?.description ?? entry.description;
+  const description = written?.description ?? (entry.description === null ? null : maskedLine(entry.description, masked.revealed));
   const commentCut = written && doc ? <CommentCutWarning written={written} read={doc.data} /> : null;
 
   let before = null;
-  if (entry.isIndex && cut && reach && text !== null) {
+  if (entry.isIndex && cut && reach && raw !== null) {
     const orphanEntries: MemoryEntry[] = [];
     const missingOrphans: string[] = [];
     for (const name of source.orphans) {
@@ -102,7 +106,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
       <IndexHealth
         source={source}
         cut={cut}
-        measured={{ lines: text.split('\n').length, bytes: utf8Length(text) }}
+        measured={{ lines: raw.split('\n').length, bytes: utf8Length(raw) }}
         reach={reach}
         orphans={orphanEntries}
         missingOrphans={missingOrphans}
@@ -134,6 +138,14 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
       </>
     );
   }
+
+  // Above everything the document shows: what it hides, and the one control that shows it.
+  before = (
+    <>
+      <SecretNotice masked={masked} />
+      {before}
+    </>
+  );
 
   const after = (
     <footer className="entry-footer">
@@ -175,7 +187,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
               edited {relativeTime(entry.modified)}
             </span>
             <span className="muted">
-              {formatCount(entry.lineCount)} lines · {formatBytes(entry.size)}
+              {plural(entry.lineCount, 'line')} · {formatBytes(entry.size)}
             </span>
             {entry.sessionId && <SessionChip sessionId={entry.sessionId} cwd={source.cwd} label="Written in session" />}
             {sessionPlan && (

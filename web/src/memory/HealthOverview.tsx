@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { MemoryEntry, MemoryHealthSource, MemoryProblem, MemorySource, ProblemKind } from '../api/types';
 import { useRemote } from '../state/useRemote';
-import { formatCount, relativeTime } from '../ui/format';
+import { plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { SEVERITY, healthScore } from '../../../src/domain/memory/care/kinds';
 import { FixBanner } from './FixBanner';
@@ -68,8 +68,8 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
         <p className="muted" role="status">
           {health.remote.status === 'loading' && !health.remote.data ? 'Checking every memory folder…' : (
             <>
-              {formatCount(rows.length)} {rows.length === 1 ? 'source' : 'sources'} · {formatCount(totals.problems)}{' '}
-              {totals.problems === 1 ? 'problem' : 'problems'} in {formatCount(totals.withProblems)}
+              {plural(rows.length, 'source')} · {plural(totals.problems, 'problem')} in{' '}
+              {plural(totals.withProblems, 'source')}
             </>
           )}
           {health.remote.status === 'error' && <span className="error-text"> · {describeError(health.remote.error)}</span>}
@@ -142,7 +142,7 @@ function statusText(source: MemorySource, h: MemoryHealthSource | undefined, sta
   if (!source.active) return LEVEL_TEXT.inactive;
   if (!h) return 'not checked yet';
   if (h.problems.length === 0) return status === 'near' ? `healthy · MEMORY.md ${LEVEL_TEXT.near}` : 'healthy';
-  return status && status !== 'ok' ? `MEMORY.md ${LEVEL_TEXT[status]}` : `${h.problems.length} ${h.problems.length === 1 ? 'problem' : 'problems'}`;
+  return status && status !== 'ok' ? `MEMORY.md ${LEVEL_TEXT[status]}` : plural(h.problems.length, 'problem');
 }
 
 /**

@@ -3,7 +3,7 @@
 // stops, topics whose only link lies past that point, orphans and dangling links, each one click away.
 // The meters, the verdict and the cut come from one rule, so they never contradict each other.
 import type { MemoryEntry, MemorySource } from '../api/types';
-import { formatCount } from '../ui/format';
+import { formatCount, plural } from '../ui/format';
 import { CHAR_LIMIT, LINE_LIMIT, levelOf, type CutPoint, type Level } from './cutPoint';
 import { LEVEL_TEXT } from './healthSummary';
 import type { IndexReach } from './links';
@@ -74,11 +74,11 @@ export function IndexHealth({ source, cut, measured, reach, orphans, missingOrph
             </button>
           </>
         ) : (
-          <>Claude Code loads all of it ({formatCount(cut.totalLines)} lines, {formatCount(cut.totalChars)} characters).</>
+          <>Claude Code loads all of it ({plural(cut.totalLines, 'line')}, {plural(cut.totalChars, 'character')}).</>
         )}
       </p>
       <p className="muted disk-stats" data-testid="disk-stats">
-        On disk: {formatCount(diskLines)} lines, {formatCount(diskBytes)} bytes.
+        On disk: {plural(diskLines, 'line')}, {plural(diskBytes, 'byte')}.
         {leftOut && ' Frontmatter and HTML comments are left out before Claude Code counts.'}
         {diskBytes > CHAR_LIMIT && !cut.truncated && ' More bytes than the limit, but Claude Code counts characters: nothing is cut.'}
       </p>

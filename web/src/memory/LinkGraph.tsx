@@ -5,6 +5,7 @@
 // everything at once instead). Layout is computed in graphLayout.ts.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MemoryEntry, MemoryHealthSource, MemorySource } from '../api/types';
+import { formatCount, plural } from '../ui/format';
 import { LABEL_MAX, LABEL_X, buildGraph, type Graph, type GraphNode } from './graphLayout';
 
 interface Props {
@@ -136,7 +137,7 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling, hea
     <div className="link-graph">
       <div className="graph-toolbar" role="toolbar" aria-label="Graph controls">
         <span className="muted">
-          {graph.nodes.length} nodes · {graph.edges.length} links · {counts.orphans} orphans · {counts.dangling} dangling
+          {plural(graph.nodes.length, 'node')} · {plural(graph.edges.length, 'link')} · {plural(counts.orphans, 'orphan')} · {formatCount(counts.dangling)} dangling
           {counts.pastCut > 0 && ` · ${counts.pastCut} unreachable`}
         </span>
         <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">+</button>

@@ -12,7 +12,7 @@ import type { ContentState, Remote } from '../state/useRemote';
 import type { MemoryListing } from '../api/types';
 import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
-import { formatCount } from '../ui/format';
+import { plural } from '../ui/format';
 import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { EntryReader } from './EntryReader';
 import { HealthOverview } from './HealthOverview';
@@ -137,7 +137,7 @@ export function MemoryView(props: Props) {
           <div className="list-counts" role="status" aria-live="polite">
             {model.searching ? (
               <>
-                {formatCount(totalShown)} {totalShown === 1 ? 'match' : 'matches'}
+                {plural(totalShown, 'match', 'matches')}
                 {props.searchPending && <span className="muted"> · searching contents…</span>}
                 {props.findFailed && url.q.trim() && <span className="muted"> · snippets unavailable</span>}
                 {props.searchFailed && (
@@ -149,8 +149,8 @@ export function MemoryView(props: Props) {
               </>
             ) : (
               <>
-                {formatCount(model.sources.length)} {model.sources.length === 1 ? 'source' : 'sources'} ·{' '}
-                {formatCount(model.entries.filter((e) => !e.isIndex).length)} topics
+                {plural(model.sources.length, 'source')} ·{' '}
+                {plural(model.entries.filter((e) => !e.isIndex).length, 'topic')}
               </>
             )}
           </div>

@@ -2,7 +2,7 @@
 // the reader follow what is typed (the reader moves to the first match when the open source is not
 // one). Enter opens the first match; the arrow key moves into the list.
 import { useRef } from 'react';
-import { formatCount } from '../ui/format';
+import { formatCount, plural } from '../ui/format';
 
 interface Props {
   value: string;
@@ -20,7 +20,7 @@ export function ProjectPicker({ value, matches, total, onChange, onChooseFirst }
         ref={input}
         type="search"
         className="project-picker-input"
-        placeholder={`Find a project (${formatCount(total)} sources)`}
+        placeholder={`Find a project (${plural(total, 'source')})`}
         aria-label="Find a project's memory"
         aria-controls="memory-source-list"
         aria-describedby="project-picker-count"

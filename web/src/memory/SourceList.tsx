@@ -7,7 +7,7 @@ import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
 import { SnippetButtons } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
-import { formatCount } from '../ui/format';
+import { plural } from '../ui/format';
 import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
 import type { MemoryModel } from './useMemoryModel';
 
@@ -62,10 +62,10 @@ export function SourceList({ model, health, query, found, onSelectSource, onSele
                         <span className="sr-only">{level === 'inactive' ? LEVEL_TEXT[level] : `MEMORY.md ${LEVEL_TEXT[level]}`}</span>
                       </span>
                     )}
-                    <span className="count">{formatCount(source.entryCount)} topics</span>
+                    <span className="count">{plural(source.entryCount, 'topic')}</span>
                     {problems > 0 && (
                       <span className="badge badge-problems" title="Problems the health check found">
-                        {formatCount(problems)} {problems === 1 ? 'problem' : 'problems'}
+                        {plural(problems, 'problem')}
                       </span>
                     )}
                   </span>

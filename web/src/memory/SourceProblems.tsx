@@ -1,6 +1,7 @@
 // The Health tab of one memory source: every problem the health check found, worst first, each with
 // its fix (preview, then apply).
 import type { MemoryEntry, MemoryHealthSource, MemorySource } from '../api/types';
+import { plural } from '../ui/format';
 import { FixBanner } from './FixBanner';
 import { LEVEL_TEXT, sourceLevel } from './healthSummary';
 import { ProblemItem } from './ProblemItem';
@@ -33,7 +34,7 @@ export function SourceProblems({ source, health, loading, readOnly, readOnlyReas
             {status && <span className={`health-dot level-${status}`} aria-hidden="true" />}{' '}
             {health.problems.length === 0
               ? source.active ? 'No problems found.' : 'No problems found, but Claude Code does not read this folder.'
-              : `${health.problems.length} ${health.problems.length === 1 ? 'problem' : 'problems'}`}
+              : plural(health.problems.length, 'problem')}
             {health.load && <span className="muted"> · MEMORY.md {LEVEL_TEXT[status ?? 'ok']}</span>}
             {health.pinned.length > 0 && <span className="muted"> · {health.pinned.length} pinned</span>}
           </p>

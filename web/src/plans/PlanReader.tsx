@@ -12,7 +12,7 @@ import type { ResolvedLink } from '../reader/markdown';
 import { Highlight } from '../search/Highlight';
 import { copyWithToast, openInEditor } from '../ui/actions';
 import { useCommand } from '../ui/commands';
-import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
+import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { SessionChip } from './SessionChip';
 import { HistoryPanel, type Compare } from '../history/HistoryPanel';
@@ -147,7 +147,7 @@ export function PlanReader(props: Props) {
             )}
             {plan && (
               <span className="muted">
-                {formatCount(plan.lineCount)} lines · {formatCount(plan.wordCount)} words · {formatBytes(plan.size)}
+                {plural(plan.lineCount, 'line')} · {plural(plan.wordCount, 'word')} · {formatBytes(plan.size)}
               </span>
             )}
           </div>

@@ -3,7 +3,7 @@
 // Esc to close (the ARIA combobox pattern with a multi-select listbox).
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { foldCase } from '../search/fold';
-import { formatCount } from '../ui/format';
+import { formatCount, plural } from '../ui/format';
 import { NO_PROJECT } from './planQuery';
 
 interface Props {
@@ -130,7 +130,7 @@ export function ProjectFilter({ counts, selected, onChange }: Props) {
               aria-controls={`${id}-list`}
               aria-autocomplete="list"
               aria-activedescendant={activeIndex >= 0 ? optionId(activeIndex) : undefined}
-              placeholder={`Filter ${formatCount(counts.length)} projects`}
+              placeholder={`Filter ${plural(counts.length, 'project')}`}
               value={text}
               spellCheck={false}
               autoComplete="off"

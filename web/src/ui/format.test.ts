@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, relativeTime, resumeCommand, shellQuote, shortRelativeTime } from './format';
+import { formatBytes, plural, relativeTime, resumeCommand, shellQuote, shortRelativeTime } from './format';
 
 describe('format', () => {
+  it('makes a count agree with its noun', () => {
+    expect(plural(1, 'topic')).toBe('1 topic');
+    expect(plural(0, 'topic')).toBe('0 topics');
+    expect(plural(2, 'orphan')).toBe('2 orphans');
+    expect(plural(1, 'entry', 'entries')).toBe('1 entry');
+    expect(plural(1234, 'entry', 'entries')).toBe('1,234 entries');
+  });
+
   it('formats sizes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(2048)).toBe('2.0 KB');

@@ -6,6 +6,11 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
+/** "1 topic", "2 topics", "1,024 entries": a count with its noun agreeing (`many` when adding -s is wrong). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;

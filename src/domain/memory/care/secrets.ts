@@ -69,3 +69,63 @@ function secretKind(line: string): string | null {
   if (assignment === null || PLACEHOLDER.test(assignment[3]!)) return null;
   return /pass|pwd/i.test(assignment[1]!) ? 'password' : 'secret value';
 }
+
+/** What stands in for each character of a secret: one UTF-16 unit, so a masked text keeps its lines and columns. */
+export const MASK_CHAR = '•';
+
+const PRIVATE_KEY_BEGIN = SHAPES[0]!.re;
+const PRIVATE_KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const GLOBAL_SHAPES = SHAPES.slice(1).map((s) => new RegExp(s.re.source, 'g'));
+const ASSIGNMENT_SPANS = new RegExp(ASSIGNMENT.source, 'di');
+
+export interface MaskedText {
+  /** The text with every secret findSecrets() would report replaced by MASK_CHAR, character for character. */
+  text: string;
+  /** How many secrets were masked (a private key block counts once). */
+  count: number;
+}
+
+/**
+ * The text as it may be shown before a person asks to see its secrets: the same shapes as findSecrets(),
+ * but every one on every line (no cap, the whole of a long line), and a private key's whole block, not
+ * only its BEGIN line. Only the secret itself is masked: `token: ••••` keeps what it was.
+ */
+export function maskSecrets(text: string): MaskedText {
+  CANDIDATE.lastIndex = 0;
+  if (!CANDIDATE.test(text)) return { text, count: 0 };
+  const lines = text.split('\n');
+  let count = 0;
+  let inKey = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (inKey || PRIVATE_KEY_BEGIN.test(line)) {
+      if (!inKey) count++;
+      inKey = !PRIVATE_KEY_END.test(line);
+      lines[i] = line.replace(/[^\r]/g, MASK_CHAR);
+      continue;
+    }
+    CANDIDATE.lastIndex = 0;
+    if (!CANDIDATE.test(line)) continue;
+    const spans: [number, number][] = [];
+    for (const re of GLOBAL_SHAPES) {
+      re.lastIndex = 0;
+      for (const m of line.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+    }
+    if (spans.length === 0) {
+      const assignment = ASSIGNMENT_SPANS.exec(line.replace(/\r$/, ''));
+      if (assignment !== null && !PLACEHOLDER.test(assignment[3]!)) spans.push(assignment.indices![3]!);
+    }
+    if (spans.length === 0) continue;
+    // Shapes overlap (an Anthropic key is also sk-…): each stretch of masked text is one secret.
+    spans.sort((a, b) => a[0] - b[0]);
+    let masked = line;
+    let reached = -1;
+    for (const [start, end] of spans) {
+      if (start >= reached) count++;
+      masked = masked.slice(0, start) + MASK_CHAR.repeat(end - start) + masked.slice(end);
+      reached = Math.max(reached, end);
+    }
+    lines[i] = masked;
+  }
+  return count === 0 ? { text, count } : { text: lines.join('\n'), count };
+}

@@ -1,5 +1,7 @@
 // stale: a topic nobody has changed for a long time while the session that wrote it is gone (Claude
 // Code deletes transcripts after 30 days by default, so nothing says any more why it was written).
+// Only work-in-progress memories age: `project` ones and untyped ones (whose kind nobody recorded).
+// `user` and `feedback` record lasting preferences, `reference` points elsewhere: old is not outdated.
 import type { MemoryProblem } from '../../../../contract/memoryCare.js';
 import { type SourceContext, problem, topics } from '../context.js';
 
@@ -18,6 +20,7 @@ export function staleProblems(ctx: SourceContext, o: StaleOptions): MemoryProble
   for (const { entry, file } of topics(ctx)) {
     // A pinned memory is kept on purpose.
     if (file.parsed.facts.pinned) continue;
+    if (entry.type !== null && entry.type !== 'project') continue;
     const written = Date.parse(file.parsed.modified);
     const changed = Math.max(file.parsed.mtimeMs, Number.isNaN(written) ? 0 : written);
     const days = Math.floor((o.now - changed) / DAY_MS);
