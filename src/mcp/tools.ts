@@ -10,6 +10,7 @@ import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { masked, maskedOrNull, maskedWindow } from './masking.js';
 import { memoryHealth } from './memoryHealth.js';
+import { registerOutcomeTool } from './outcomeTool.js';
 import { searchEverything } from './searchTool.js';
 import { isFindQueryError } from '../domain/find/finder.js';
 
@@ -175,5 +176,6 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     return card === null ? toolError(`No session ${sessionId}`) : json(card);
   });
 
+  registerOutcomeTool(server, viewer);
   return server;
 }

@@ -4,6 +4,8 @@
 // usage (one answer written on two lines), a turn's duration, and the session moving on to another plan.
 // The figures are worked out by hand below.
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanOutcome } from '../../src/contract/outcome.js';
 import { TempHome, uuid, encodeCwd } from '../helpers/home.js';
@@ -124,5 +126,31 @@ describe('a plan\'s outcome', () => {
     expect(next.status).toBe('approved');
     expect(next.windows.map((w) => w.approvedAt)).toEqual([at(13)]);
     expect(next.files.map((f) => path.basename(f.path))).toEqual(['other.ts']);
+  });
+});
+
+describe('the plan_outcome MCP tool', () => {
+  it('answers a summary by default and everything with detail, and a tool error for an unknown plan', async () => {
+    const client = new Client({ name: 'pmv-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+    try {
+      const call = async (args: Record<string, unknown>) => {
+        const result = await client.callTool({ name: 'plan_outcome', arguments: args });
+        return { isError: result.isError === true, text: (result.content as { text: string }[])[0]!.text };
+      };
+      const short = JSON.parse((await call({ filename: 'theme-toggle-calm-owl.md' })).text) as Record<string, unknown>;
+      expect(short).toMatchObject({
+        status: 'approved', approvals: 1, commands: 3, subagents: 1, costUsd: 0.088, unpricedTokens: 50,
+        files: { count: 2, added: 6, removed: 1 },
+        tests: { runs: 2, failed: 1, lastPassed: true },
+        tasks: { total: 2, completed: 1, open: ['Write docs'] },
+      });
+      const full = JSON.parse((await call({ filename: 'theme-toggle-calm-owl.md', detail: true })).text) as PlanOutcome;
+      expect(full).toEqual(await server.json<PlanOutcome>('/api/plans/theme-toggle-calm-owl.md/outcome'));
+      const missing = await call({ filename: 'nope.md' });
+      expect(missing).toEqual({ isError: true, text: 'No plan named nope.md, listed or archived' });
+    } finally {
+      await client.close();
+    }
   });
 });
