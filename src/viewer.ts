@@ -317,7 +317,12 @@ export class Viewer {
   async planOutcome(filename: string): Promise<PlanOutcome | null> {
     await this.transcriptsReady;
     return planOutcome({
-      events: async (name) => (await this.history.stories.story(name))?.events ?? null,
+      story: async (name) => {
+        const story = await this.history.stories.story(name);
+        if (story === null) return null;
+        const last = story.versions.at(-1);
+        return { events: story.events, text: last === undefined ? null : story.contents.get(last.id) ?? null };
+      },
       logs: () => this.sessions.logs(),
     }, filename);
   }

@@ -56,6 +56,16 @@ export const PlanOutcomeSchema = Type.Object({
     description: 'The last TodoWrite list written in the windows, as it stood',
   }),
   subagents: Type.Integer({ description: 'Subagents started (Task / Agent calls) in the windows' }),
+  steps: Type.Array(Type.Object({
+    line: Type.Integer({ description: '1-based line of the step in the plan' }),
+    text: Type.String(),
+    status: Type.Union([Type.Literal('done'), Type.Literal('partly'), Type.Literal('no-evidence')]),
+    evidence: Type.Array(Type.String(), { description: 'Why: files changed that it names, commands it names that ran, tasks that match it' }),
+  }, { additionalProperties: false }), {
+    description: 'The plan\'s list items (numbered, bulleted, checklists) matched to the work: a heuristic over the texts (files the step names, commands it quotes, tasks sharing most of its words), never a model',
+  }),
+  unplannedFiles: Type.Array(Type.String(), { description: 'Changed files the plan never names' }),
+  unverified: Type.Array(Type.String(), { description: 'Verification the plan asks for (tests, a build) that never ran or last failed, in words' }),
   time: Type.Object({
     wallMs: Type.Integer({ description: 'From each approval to its last work, summed over windows' }),
     activeMs: Type.Integer({ description: 'Turn durations (system turn_duration lines) in the windows' }),

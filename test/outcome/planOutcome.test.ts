@@ -47,7 +47,7 @@ beforeAll(async () => {
   const task = toolUse(ctx(11, 30), 'Task', { description: 'Finish the theme', prompt: 'Add a line', subagent_type: 'general-purpose' });
   const e3 = exitPlanMode(ctx(13));
   const later = toolUse(ctx(14), 'Edit', { file_path: `${repo}/src/other.ts`, old_string: 'q', new_string: 'r' });
-  await home.plan('theme-toggle-calm-owl.md', '# Theme toggle\n\n1. Edit src/theme.ts\n');
+  await home.plan('theme-toggle-calm-owl.md', '# Theme toggle\n\n1. Edit src/theme.ts\n2. Run `npm test` until green\n3. Write docs for the toggle\n4. Update src/missing.ts\n\n```sh\n- not a step\n```\n');
   await home.session(repo, SESSION, [], [
     prompt(ctx(0), 'Plan a theme toggle'),
     write(ctx(1), plan, '# Theme toggle\n'),
@@ -108,6 +108,14 @@ describe('a plan\'s outcome', () => {
     expect(outcome.pullRequests).toEqual([{ url: 'https://github.com/acme/webapp/pull/42', number: 42, at: at(12) }]);
     expect(outcome.tasks).toEqual([{ content: 'Add toggle', status: 'completed' }, { content: 'Write docs', status: 'pending' }]);
     expect(outcome.subagents).toBe(1);
+    expect(outcome.steps.map((st) => [st.line, st.status, st.evidence.map((e) => e.replace(/\/\S*\/src\//, '/src/'))])).toEqual([
+      [3, 'done', ['changed /src/theme.ts']],
+      [4, 'done', ['ran npm test (2×, last passed)']],
+      [5, 'partly', ['task “Write docs”: pending']],
+      [6, 'no-evidence', []],
+    ]);
+    expect(outcome.unplannedFiles.map((f) => path.basename(f))).toEqual(['toggle.tsx']);
+    expect(outcome.unverified).toEqual([]);
     // From the approval (10:04) to the last work (the turn at 10:12); 5 minutes of it active.
     expect(outcome.time).toEqual({ wallMs: 480_000, activeMs: 300_000, waitingMs: 180_000 });
     // Opus 4.5: (1,000 × 5 + 2,000 × 25 + 4,000 × 6.25 + 10,000 × 0.5) / 1e6 = 0.085; Sonnet 4.5: (500 × 3 + 100 × 15) / 1e6 = 0.003.

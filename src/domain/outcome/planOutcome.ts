@@ -11,10 +11,14 @@ import { logOwner } from '../transcripts/transcriptReader.js';
 import { callInput, fileChange } from './callDetails.js';
 import { commandKind, commitMessage } from './commands.js';
 import { costOf, PRICES_AS_OF } from './pricing.js';
+import { askedVerification, matchSteps, unplannedFiles } from './steps.js';
 
 export interface OutcomeSources {
-  /** The plan's story (its plan-mode events), or null when no plan has that name. */
-  events(filename: string): Promise<readonly PlanEvent[] | null>;
+  /**
+   * The plan's plan-mode events and its last version's text (null when too large to hold), or null when no
+   * plan has that name.
+   */
+  story(filename: string): Promise<{ events: readonly PlanEvent[]; text: string | null } | null>;
   logs(): Iterable<[string, LogFacts]>;
 }
 
@@ -34,9 +38,9 @@ interface Window {
 }
 
 export async function planOutcome(sources: OutcomeSources, filename: string): Promise<PlanOutcome | null> {
-  const events = await sources.events(filename);
-  if (events === null) return null;
-  const approvals = events.filter((e): e is PlanEvent & { at: string; sessionId: string } => e.kind === 'plan-approved' && e.at !== null && e.sessionId !== null);
+  const story = await sources.story(filename);
+  if (story === null) return null;
+  const approvals = story.events.filter((e): e is PlanEvent & { at: string; sessionId: string } => e.kind === 'plan-approved' && e.at !== null && e.sessionId !== null);
   const bySession = new Map<string, [string, LogFacts][]>();
   for (const { sessionId } of approvals) bySession.set(sessionId, []);
   for (const [file, facts] of sources.logs()) {
@@ -117,6 +121,17 @@ export async function planOutcome(sources: OutcomeSources, filename: string): Pr
     const last = list.at(-1);
     return { runs: list.length, failed: list.filter((c) => c.failed === true).length, lastPassed: last === undefined || last.failed === null ? null : !last.failed };
   };
+  const tasks = lastTodo === null ? [] : todos(lastTodo.file, lastTodo.call);
+  const changed = [...files.values()].filter((f) => f.edits > f.failed).map((f) => f.path);
+  const tests = runs('test');
+  const builds = runs('build');
+  const text = story.text ?? '';
+  const asked = askedVerification(text);
+  const unverified: string[] = [];
+  if (approvals.length > 0 && asked.test && tests.runs === 0) unverified.push('The plan asks for tests; no test command ran after its approval.');
+  if (tests.lastPassed === false) unverified.push('The last test run failed.');
+  if (approvals.length > 0 && asked.build && builds.runs === 0) unverified.push('The plan asks for a build or type check; none ran after its approval.');
+  if (builds.lastPassed === false) unverified.push('The last build failed.');
   return {
     filename,
     status: approvals.length > 0 ? 'approved' : 'not-approved',
@@ -125,12 +140,15 @@ export async function planOutcome(sources: OutcomeSources, filename: string): Pr
     })),
     files: [...files.values()].sort((a, b) => b.added + b.removed - (a.added + a.removed) || a.path.localeCompare(b.path)),
     commands: commands.map(({ t: _t, ...c }) => c),
-    tests: runs('test'),
-    builds: runs('build'),
+    tests,
+    builds,
     commits: commands.filter((c) => c.kind === 'commit' && c.failed !== true).map((c) => ({ at: c.at, message: c.message })),
     pullRequests: prs,
-    tasks: lastTodo === null ? [] : todos(lastTodo.file, lastTodo.call),
+    tasks,
     subagents,
+    steps: matchSteps(text, { files: changed, commands, tasks }),
+    unplannedFiles: unplannedFiles(text, changed.filter((f) => path.basename(f) !== filename), null),
+    unverified,
     time: { wallMs, activeMs, waitingMs: Math.max(0, wallMs - activeMs) },
     tokens: {
       byModel,
