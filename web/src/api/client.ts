@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
   ArchiveBody, Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
-  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
+  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
 } from './types';
 
 export class ApiError extends Error {
@@ -85,6 +85,7 @@ export const api = {
   refresh: () => postJson<RefreshResult>('/api/refresh'),
   // Plan history (extensions of the interface, src/contract/history.ts).
   history: (filename: string, signal?: AbortSignal) => getJson<PlanHistoryBody>(`/api/plans/${encodeURIComponent(filename)}/history`, signal),
+  outcome: (filename: string, signal?: AbortSignal) => getJson<PlanOutcome>(`/api/plans/${encodeURIComponent(filename)}/outcome`, signal),
   version: (filename: string, id: string, signal?: AbortSignal) =>
     getJson<Content>(`/api/plans/${encodeURIComponent(filename)}/versions/${encodeURIComponent(id)}`, signal).then((r) => r.content),
   archive: (signal?: AbortSignal) => getJson<ArchiveBody>('/api/archive', signal).then((r) => r.plans),

@@ -5,3 +5,4 @@ export type * from '../../../src/contract/endpoints';
 export type * from '../../../src/contract/find';
 export type * from '../../../src/contract/history';
 export type * from '../../../src/contract/status';
+export type * from '../../../src/contract/outcome';

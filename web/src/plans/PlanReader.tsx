@@ -16,6 +16,7 @@ import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui
 import { useToast } from '../ui/Toasts';
 import { SessionChip } from './SessionChip';
 import { HistoryPanel, type Compare } from '../history/HistoryPanel';
+import { OutcomePanel } from '../outcome/OutcomePanel';
 import { HistoryState, RiskBadge, usePlanStory } from '../history/PlanStory';
 import { SessionCards } from '../history/SessionCards';
 import { shownTitle } from '../history/shownTitle';
@@ -42,8 +43,8 @@ interface Props {
   /** Changes with every live change of the open plan: its history is fetched again. */
   bump: number;
   now: number;
-  tab: 'document' | 'history';
-  onTab(tab: 'document' | 'history'): void;
+  tab: 'document' | 'history' | 'outcome';
+  onTab(tab: 'document' | 'history' | 'outcome'): void;
   compare: Compare;
   onCompare(update: Partial<Compare>): void;
 }
@@ -178,6 +179,7 @@ export function PlanReader(props: Props) {
         tabs={[
           { key: 'document', label: 'Document' },
           { key: 'history', label: history ? `History (${formatCount(history.versions.length)})` : 'History', title: 'Every version of this plan, compared' },
+          { key: 'outcome', label: 'Outcome', title: 'What happened after the plan was approved' },
         ]}
         selected={props.tab}
         label="Plan"
@@ -186,7 +188,9 @@ export function PlanReader(props: Props) {
         className="reader-tabs"
       />
       <div className="tab-panel" role="tabpanel" id={ids.panel} aria-labelledby={ids.tab}>
-      {props.tab === 'history' ? (
+      {props.tab === 'outcome' ? (
+        <OutcomePanel filename={filename} bump={props.bump} />
+      ) : props.tab === 'history' ? (
         history && story.texts ? (
           <HistoryPanel
             history={history}

@@ -9,7 +9,7 @@ export type MemorySort = 'best' | 'name';
 export type SortDir = 'asc' | 'desc';
 export type MemoryTab = 'entry' | 'graph' | 'health';
 /** The plan reader's tabs; null: the view's own default (the document for a listed plan, the story for an archived one). */
-export type PlanTab = 'document' | 'history' | null;
+export type PlanTab = 'document' | 'history' | 'outcome' | null;
 export type DiffLayout = 'inline' | 'split';
 
 export interface UrlState {
@@ -101,7 +101,7 @@ export function parseUrlState(search: string): UrlState {
     tab: p.get('tab') === 'graph' ? 'graph' : p.get('tab') === 'health' ? 'health' : 'entry',
     pick: p.get('pick') ?? '',
     full: p.get('full') === '1',
-    planTab: planTab === 'document' || planTab === 'history' ? planTab : null,
+    planTab: planTab === 'document' || planTab === 'history' || planTab === 'outcome' ? planTab : null,
     from: p.get('from') || null,
     to: p.get('to') || null,
     layout: p.get('layout') === 'split' ? 'split' : 'inline',
