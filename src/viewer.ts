@@ -24,6 +24,9 @@ import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/restorePlan.js';
 import { planOutcome } from './domain/outcome/planOutcome.js';
+import { costs, type CostQuery } from './domain/outcome/costs.js';
+import { PRICES_AS_OF } from './domain/outcome/pricing.js';
+import type { CostsBody } from './contract/costs.js';
 import type { PlanOutcome } from './contract/outcome.js';
 import { Watchers } from './watch/watchers.js';
 
@@ -325,6 +328,13 @@ export class Viewer {
       },
       logs: () => this.sessions.logs(),
     }, filename);
+  }
+
+  /** Cost and active time across the home (domain/outcome/costs.ts). */
+  async costs(q: CostQuery): Promise<CostsBody> {
+    await this.transcriptsReady;
+    const { rows, unpricedTokens } = costs(this.sessions.logs(), q);
+    return { by: q.by, rows, totalUsd: rows.reduce((n, r) => n + r.costUsd, 0), unpricedTokens, pricesAsOf: PRICES_AS_OF };
   }
 
   /** An archived plan's last version written back into its plans folder (restorePlan.ts). */

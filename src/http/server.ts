@@ -18,6 +18,7 @@ import { memoryCareRoutes } from './routes/memoryCare.js';
 import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
 import { outcomeRoutes } from './routes/outcome.js';
+import { costRoutes } from './routes/costs.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
@@ -152,6 +153,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
   outcomeRoutes(app, options.viewer);
+  costRoutes(app, options.viewer);
   findRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   memoryCareRoutes(app, options.viewer);

@@ -162,3 +162,29 @@ describe('the plan_outcome MCP tool', () => {
     }
   });
 });
+
+describe('GET /api/costs', () => {
+  interface Costs { by: string; rows: { key: string; costUsd: number; activeMs: number; tokens: number; sessions: number }[]; totalUsd: number; unpricedTokens: number }
+  const round = (body: Costs) => body.rows.map((r) => ({ ...r, costUsd: Number(r.costUsd.toFixed(6)) }));
+
+  it('groups the priced tokens and the active time by day, plan and project, between dates', async () => {
+    // The answers above (0.085 + 0.003 of the first plan's work, 50 unpriced tokens) and one of Opus 4.5 after the
+    // session moved on: 9,999 × 5 / 1e6 = 0.049995.
+    const day = await server.json<Costs>('/api/costs?by=day');
+    expect(round(day)).toEqual([{ key: '2026-11-10', costUsd: 0.137995, activeMs: 300_000, tokens: 27_649, sessions: 1 }]);
+    expect(day.unpricedTokens).toBe(50);
+    const plan = await server.json<Costs>('/api/costs?by=plan');
+    expect(round(plan)).toEqual([
+      { key: 'theme-toggle-calm-owl.md', costUsd: 0.088, activeMs: 300_000, tokens: 17_650, sessions: 1 },
+      { key: 'next-plan-brave-fox.md', costUsd: 0.049995, activeMs: 0, tokens: 9_999, sessions: 1 },
+    ]);
+    expect((await server.json<Costs>('/api/costs?by=project')).rows.map((r) => r.key)).toEqual(['webapp']);
+    expect((await server.json<Costs>('/api/costs?after=2026-11-11')).rows).toEqual([]);
+    expect(round(await server.json<Costs>(`/api/costs?by=day&after=${encodeURIComponent(at(14))}&before=2026-11-10`))).toEqual([
+      { key: '2026-11-10', costUsd: 0.049995, activeMs: 0, tokens: 9_999, sessions: 1 },
+    ]);
+    const bad = await server.get('/api/costs?after=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('after and before must be dates');
+  });
+});

@@ -1,0 +1,88 @@
+// Cost and active time across the home: every model answer's tokens (the work extractor's usage rows)
+// priced with the package's table, grouped by day (UTC), by project (the cwd the session started in) or by
+// plan (the plan the session last wrote before the answer, none before its first plan), between two dates.
+import path from 'node:path';
+import type { CostRow } from '../../contract/costs.js';
+import { projectName } from '../files.js';
+import type { LogFacts } from '../transcripts/extractors/index.js';
+import { logOwner } from '../transcripts/transcriptReader.js';
+import { costOf } from './pricing.js';
+
+export type CostGrouping = 'day' | 'project' | 'plan';
+
+export interface CostQuery {
+  by: CostGrouping;
+  /** Inclusive bounds, in milliseconds; null for none. */
+  after: number | null;
+  before: number | null;
+}
+
+/** The key a group is listed under for answers with nothing to name it by. */
+export const NONE = '(none)';
+
+export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows: CostRow[]; unpricedTokens: number } {
+  const rows = new Map<string, CostRow>();
+  let unpricedTokens = 0;
+  const inRange = (t: number) => !Number.isNaN(t) && (q.after === null || t >= q.after) && (q.before === null || t <= q.before);
+  // A session's project and plans come from its main log; a subagent's log is read after or before it.
+  const facts = [...logs];
+  const projectOf = new Map<string, string>();
+  const plansOf = new Map<string, { t: number; name: string }[]>();
+  for (const [, f] of facts) {
+    for (const [sessionId, start] of f.links.sessions) if (!projectOf.has(sessionId)) projectOf.set(sessionId, projectName(start.cwd));
+    for (const w of f.plans.writes) {
+      if (w.sessionId === null || w.agentId !== null) continue;
+      const list = plansOf.get(w.sessionId) ?? [];
+      list.push({ t: Date.parse(w.at ?? ''), name: path.basename(w.filePath) });
+      plansOf.set(w.sessionId, list);
+    }
+  }
+  for (const list of plansOf.values()) list.sort((a, b) => a.t - b.t);
+  const keyOf = (sessionId: string | null, t: number): string =>
+    q.by === 'day' ? new Date(t).toISOString().slice(0, 10)
+    : q.by === 'project' ? (sessionId === null ? NONE : projectOf.get(sessionId) ?? NONE)
+    : planAt(plansOf.get(sessionId ?? '') ?? [], t) ?? NONE;
+  const rowOf = (key: string): CostRow => {
+    let row = rows.get(key);
+    if (row === undefined) rows.set(key, (row = { key, costUsd: 0, activeMs: 0, tokens: 0, sessions: 0 }));
+    return row;
+  };
+  const sessions = new Map<string, Set<string>>();
+  for (const [file, f] of facts) {
+    const owner = logOwner(file).sessionId;
+    for (const u of f.work.usage) {
+      const t = Date.parse(u.at ?? '');
+      if (!inRange(t)) continue;
+      const sessionId = u.sessionId ?? owner;
+      const key = keyOf(sessionId, t);
+      const row = rowOf(key);
+      const cost = costOf(u.model, u);
+      const tokens = u.input + u.output + u.cacheRead + u.cacheWrite;
+      row.tokens += tokens;
+      if (cost === null) unpricedTokens += tokens;
+      else row.costUsd += cost;
+      if (sessionId !== null) {
+        const set = sessions.get(key) ?? new Set<string>();
+        set.add(sessionId);
+        sessions.set(key, set);
+      }
+    }
+    for (const turn of f.work.turns) {
+      const t = Date.parse(turn.at ?? '');
+      if (inRange(t)) rowOf(keyOf(turn.sessionId ?? owner, t)).activeMs += turn.ms;
+    }
+  }
+  for (const [key, row] of rows) row.sessions = sessions.get(key)?.size ?? 0;
+  const list = [...rows.values()];
+  list.sort(q.by === 'day' ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.costUsd - a.costUsd || (a.key < b.key ? -1 : 1));
+  return { rows: list, unpricedTokens };
+}
+
+function planAt(plans: readonly { t: number; name: string }[], t: number): string | null {
+  let name: string | null = null;
+  for (const p of plans) {
+    if (p.t > t) break;
+    name = p.name;
+  }
+  return name;
+}
