@@ -1,20 +1,16 @@
-// The application shell: data loading, live updates, URL state, keyboard, and the two views.
-import { lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+// The application shell: URL state, live updates, keyboard, the top bar and the palette around the three
+// views, each of which gets its data from its own hook (usePlansData, useMemoryData; the archive loads its own).
+import { lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from './api/client';
 import { connectEvents, type LiveStatus } from './api/events';
-import { firstPlans, loadPlans } from './api/firstPlans';
-import type { PlanMetadata } from './api/types';
 import { FindPalette } from './find/FindPalette';
 import { openFound } from './find/openFound';
-import { useBoxFind } from './find/useBoxFind';
 import { useLanding } from './find/useLanding';
-import { useMemoryModel } from './memory/useMemoryModel';
-import { projectCounts, selectPlans } from './plans/planQuery';
+import { useMemoryData } from './memory/useMemoryData';
 import { loadPlanReader, PlansView } from './plans/PlansView';
+import { usePlansData } from './plans/usePlansData';
 import type { View } from './state/url';
-import { useContent, useRemote, useServerSearch } from './state/useRemote';
 import { useUrlState } from './state/useUrlState';
-import { openInEditor } from './ui/actions';
 import { plural } from './ui/format';
 import { emitCommand } from './ui/commands';
 import { DemoBanner } from './ui/DemoBanner';
@@ -33,7 +29,6 @@ const MemoryView = lazy(() => loadMemoryView().then((m) => ({ default: m.MemoryV
 const loadArchiveView = () => import('./history/ArchiveView');
 const ArchiveView = lazy(() => loadArchiveView().then((m) => ({ default: m.ArchiveView })));
 
-const NO_PLANS: PlanMetadata[] = [];
 const FRESH_MS = 8000;
 
 export function App() {
@@ -44,17 +39,12 @@ export function App() {
   const [helpOpen, setHelpOpen] = useState(false);
   const [demoDismissed, setDemoDismissed] = useState(false);
   const [serverDemo, setServerDemo] = useState(false);
-  const [plansR, reloadPlans] = useRemote(loadPlans, true, firstPlans);
-  // On the plans view the memory listing waits for the plans: its parsing and indexing would otherwise
-  // compete with the first screen's (it fills only a count there).
-  const [memoryR, reloadMemory] = useRemote(
-    useCallback((signal: AbortSignal) => api.memory(signal), []),
-    url.view === 'memory' || plansR.status !== 'loading',
-  );
+  const plansData = usePlansData(url);
+  const memoryData = useMemoryData(url, plansData.remote.status !== 'loading');
+  const { remote: plansR, reload: reloadPlans, bumpContent: bumpPlan, plans, planByFile, planFiles, selection } = plansData;
+  const { remote: memoryR, reload: reloadMemory, bumpContent: bumpEntry, model, shownEntry } = memoryData;
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
-  const [planBump, setPlanBump] = useState(0);
-  const [memoryBump, setMemoryBump] = useState(0);
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
@@ -65,50 +55,6 @@ export function App() {
   // Once the plans are on screen, the code of the other views comes in the background.
   const firstScreenUp = plansR.status !== 'loading';
   useEffect(() => (firstScreenUp ? prefetchViews([loadPlanReader, loadMemoryView, loadArchiveView]) : undefined), [firstScreenUp]);
-
-  // Plans
-  const plans = plansR.data ?? NO_PLANS;
-  const planByFile = useMemo(() => new Map(plans.map((p) => [p.filename, p])), [plans]);
-  const planFiles = useMemo(() => new Set(planByFile.keys()) as ReadonlySet<string>, [planByFile]);
-  const plansBySession = useMemo(() => {
-    const map = new Map<string, PlanMetadata>();
-    for (const p of plans) {
-      if (!p.sessionId) continue;
-      const prev = map.get(p.sessionId);
-      // Prefer the main plan over subagent plans, then the newest.
-      if (!prev || (prev.filename.includes('-agent-') && !p.filename.includes('-agent-')) || (prev.modified < p.modified && !p.filename.includes('-agent-'))) {
-        map.set(p.sessionId, p);
-      }
-    }
-    return map;
-  }, [plans]);
-  const planSearch = useServerSearch(url.view === 'plans' ? url.q : '', plansR.version, (q, signal) => api.searchPlans(q, signal));
-  const planFind = useBoxFind(url.view === 'plans' ? url.q : '', 'plans', plansR.version);
-  const selection = useMemo(
-    () => selectPlans({
-      plans, query: url.view === 'plans' ? url.q : '', contentHits: planSearch.hits, projects: url.projects, sort: url.sort, dir: url.dir,
-      found: planFind.found,
-    }),
-    [plans, url.view, url.q, planSearch.hits, url.projects, url.sort, url.dir, planFind.found],
-  );
-  const counts = useMemo(() => projectCounts(plans), [plans]);
-  // An archived plan has no /content: the Archive reads its versions.
-  const planContent = useContent(url.view === 'archive' ? null : url.plan, planBump, (key, signal) => api.planContent(key, signal));
-
-  // Memory
-  const memSearch = useServerSearch(url.view === 'memory' ? url.q : '', memoryR.version, (q, signal) => api.searchMemory(q, signal));
-  const memFind = useBoxFind(url.view === 'memory' ? url.q : '', 'memory', memoryR.version);
-  const memUrl = url.view === 'memory' ? url : { ...url, q: '', types: [] };
-  const model = useMemoryModel(memoryR.data, memUrl, memSearch.hits, memFind.found);
-  // An entry named in the URL that the listing no longer has was deleted: the reader says so (MemoryView)
-  // rather than showing the folder's MEMORY.md in its place.
-  const entryGone = url.entry !== null && memoryR.data !== null && model.activeEntry === null;
-  const shownEntry = entryGone
-    ? null
-    : model.activeEntry ?? (model.activeSource ? model.entriesBySource.get(model.activeSource.id)?.find((e) => e.isIndex) ?? null : null);
-  const entryContent = useContent(url.view === 'memory' || url.entry ? shownEntry?.id ?? null : null, memoryBump, (key, signal) =>
-    api.memoryContent(key, signal),
-  );
 
   // Opened from a search snippet: the reader starts at the snippet's line.
   const { landAt, planLanding, entryLanding, openPlanSnippet, openEntrySnippet } = useLanding(url, shownEntry?.id ?? null, setUrl);
@@ -133,17 +79,17 @@ export function App() {
         window.clearTimeout(reloadTimer);
         reloadTimer = window.setTimeout(reloadPlans, 60);
         const open = openPlan.current;
-        if (open && (changed.includes(open) || removed.includes(open))) setPlanBump((b) => b + 1);
+        if (open && (changed.includes(open) || removed.includes(open))) bumpPlan();
       },
       onMemory() {
         reloadMemory();
-        setMemoryBump((b) => b + 1);
+        bumpEntry();
       },
       onResync() {
         reloadPlans();
         reloadMemory();
-        setPlanBump((b) => b + 1);
-        setMemoryBump((b) => b + 1);
+        bumpPlan();
+        bumpEntry();
       },
       onStatus: setLive,
       onDemo: setServerDemo,
@@ -152,7 +98,7 @@ export function App() {
       window.clearTimeout(reloadTimer);
       stop();
     };
-  }, [reloadPlans, reloadMemory]);
+  }, [reloadPlans, reloadMemory, bumpPlan, bumpEntry]);
 
   // Title of the tab follows what is open.
   useEffect(() => {
@@ -268,8 +214,8 @@ export function App() {
     }
     reloadPlans();
     reloadMemory();
-    setPlanBump((b) => b + 1);
-    setMemoryBump((b) => b + 1);
+    bumpPlan();
+    bumpEntry();
   };
 
   const sources = memoryR.data?.sources ?? [];
@@ -296,39 +242,23 @@ export function App() {
       {demo && <DemoBanner onDismiss={() => setDemoDismissed(true)} />}
       {url.view === 'plans' ? (
         <PlansView
-          remote={plansR}
-          reload={reloadPlans}
-          selection={selection}
-          projectCounts={counts}
-          planByFile={planByFile}
-          planFiles={planFiles}
+          data={plansData}
           url={url}
           setUrl={setUrl}
-          content={planContent}
           fresh={fresh}
           now={now}
           sources={sources}
-          searchPending={planSearch.pending}
-          searchFailed={planSearch.failed}
-          onRetrySearch={planSearch.retry}
-          found={planFind.found}
-          findFailed={planFind.failed}
           onOpenSnippet={openPlanSnippet}
           landing={planLanding}
           dark={theme.dark}
-          onOpenInEditor={(filename) => {
-            const p = planByFile.get(filename);
-            if (p) void openInEditor(p.filepath, toast);
-          }}
           onNavigate={navigate}
-          planBump={planBump}
         />
       ) : url.view === 'archive' ? (
         <LazyView what="archive view">
         <ArchiveView
           url={url}
           setUrl={setUrl}
-          bump={planBump}
+          bump={plansData.bump}
           listBump={plansR.version}
           dark={theme.dark}
           onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', from: null, to: null }, 'push')}
@@ -337,19 +267,10 @@ export function App() {
       ) : (
         <LazyView what="memory view">
         <MemoryView
-          remote={memoryR}
-          reload={reloadMemory}
-          model={model}
+          data={memoryData}
           url={url}
           setUrl={setUrl}
-          entryContent={entryContent}
-          shownEntry={shownEntry}
-          plansBySession={plansBySession}
-          searchPending={memSearch.pending}
-          searchFailed={memSearch.failed}
-          onRetrySearch={memSearch.retry}
-          found={memFind.found}
-          findFailed={memFind.failed}
+          plansBySession={plansData.plansBySession}
           onOpenSnippet={openEntrySnippet}
           landing={entryLanding}
           dark={theme.dark}

@@ -1,7 +1,7 @@
 // The sessions behind a plan, each as a card (GET /api/sessions/{id}): its title, first and last prompt,
 // where and when it ran, what it cost, its subagents and plans, and the command that resumes it.
 import type { SessionCard } from '../api/types';
-import { CopyIcon } from '../plans/SessionChip';
+import { CopyIcon } from '../ui/icons';
 import { copyText } from '../ui/clipboard';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';

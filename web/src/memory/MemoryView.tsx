@@ -8,8 +8,6 @@ import type { MemoryEntry, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
-import type { ContentState, Remote } from '../state/useRemote';
-import type { MemoryListing } from '../api/types';
 import { copyWithToast } from '../ui/actions';
 import { useToast } from '../ui/Toasts';
 import { plural } from '../ui/format';
@@ -24,27 +22,15 @@ import { SourceProblems } from './SourceProblems';
 import { TypeChips } from './TypeChips';
 import { useFixFlow } from './useFixFlow';
 import { useMemoryHealth } from './useMemoryHealth';
-import type { MemoryModel } from './useMemoryModel';
-import type { Found } from '../find/boxFind';
+import type { MemoryData } from './useMemoryData';
 import type { FindSnippetView } from '../find/found';
 import type { Landing } from '../reader/landing';
 
 interface Props {
-  remote: Remote<MemoryListing>;
-  reload(): void;
-  model: MemoryModel;
+  data: MemoryData;
   url: UrlState;
   setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
-  entryContent: ContentState;
-  /** The entry the reader shows (the selected one, else the source's MEMORY.md). */
-  shownEntry: MemoryEntry | null;
   plansBySession: Map<string, PlanMetadata>;
-  searchPending: boolean;
-  searchFailed: boolean;
-  onRetrySearch(): void;
-  /** Find's results for the query, by entry id (snippets, and the "Best match" order). */
-  found: ReadonlyMap<string, Found> | null;
-  findFailed: boolean;
   onOpenSnippet(entry: MemoryEntry, snippet: FindSnippetView): void;
   /** The line of the shown entry's file to land on when it was opened from a snippet. */
   landing: Landing | null;
@@ -54,11 +40,12 @@ interface Props {
 }
 
 export function MemoryView(props: Props) {
-  const { remote, model, url, setUrl, shownEntry } = props;
+  const { data, url, setUrl } = props;
+  const { remote, model, shownEntry, search } = data;
   const toast = useToast();
   const split = useSplit('memory');
   const health = useMemoryHealth(remote.version);
-  const { reload } = props;
+  const { reload } = data;
   const reloadHealth = health.reload;
   const changed = useCallback(() => {
     reload();
@@ -74,7 +61,7 @@ export function MemoryView(props: Props) {
       <div className="state-panel error">
         <h2>Could not load memory</h2>
         <p>{describeError(remote.error)}</p>
-        <button type="button" onClick={props.reload}>Retry</button>
+        <button type="button" onClick={reload}>Retry</button>
       </div>
     );
   }
@@ -138,12 +125,12 @@ export function MemoryView(props: Props) {
             {model.searching ? (
               <>
                 {plural(totalShown, 'match', 'matches')}
-                {props.searchPending && <span className="muted"> · searching contents…</span>}
-                {props.findFailed && url.q.trim() && <span className="muted"> · snippets unavailable</span>}
-                {props.searchFailed && (
+                {search.pending && <span className="muted"> · searching contents…</span>}
+                {data.find.failed && url.q.trim() && <span className="muted"> · snippets unavailable</span>}
+                {search.failed && (
                   <span className="error-text">
                     {' '}· the search of the text failed{' '}
-                    <button type="button" className="link-button" onClick={props.onRetrySearch}>Retry</button>
+                    <button type="button" className="link-button" onClick={search.retry}>Retry</button>
                   </span>
                 )}
               </>
@@ -156,10 +143,10 @@ export function MemoryView(props: Props) {
           </div>
         </div>
         <div className="memory-scroll">
-          {model.searching && totalShown === 0 && props.searchFailed ? (
+          {model.searching && totalShown === 0 && search.failed ? (
             <div className="state-panel error small">
               <p>The search failed: memory that mentions “{url.q.trim()}” in its text may be missing.</p>
-              <button type="button" onClick={props.onRetrySearch}>Retry</button>
+              <button type="button" onClick={search.retry}>Retry</button>
             </div>
           ) : model.searching && totalShown === 0 ? (
             <div className="state-panel empty small">
@@ -171,7 +158,7 @@ export function MemoryView(props: Props) {
               model={model}
               health={health.bySource}
               query={url.q}
-              found={props.found}
+              found={data.find.found}
               onSelectSource={(id) => setUrl({ source: id, entry: null, tab: url.tab }, 'push')}
               onSelectEntry={openEntry}
               onOpenSnippet={props.onOpenSnippet}
@@ -261,7 +248,7 @@ export function MemoryView(props: Props) {
                 key={shownEntry.id}
                 entry={shownEntry}
                 source={source}
-                content={props.entryContent}
+                content={data.entryContent}
                 resolver={model.resolverFor(source.id)}
                 entryById={model.entryById}
                 plansBySession={props.plansBySession}

@@ -4,18 +4,19 @@
 import { Reading, usePlansDirLabel } from '../ui/Reading';
 import { lazy } from 'react';
 import { LazyView } from '../ui/LazyView';
-import type { MemorySource, PlanMetadata } from '../api/types';
+import type { MemorySource } from '../api/types';
 import { describeError } from '../api/client';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
-import type { ContentState, Remote } from '../state/useRemote';
+import { openInEditor } from '../ui/actions';
 import { formatCount } from '../ui/format';
+import { useToast } from '../ui/Toasts';
 import { SplitHandle, useSplit } from '../ui/SplitHandle';
 import { PlanList } from './PlanList';
 import { ProjectFilter } from './ProjectFilter';
-import { shownSort, type PlanSelection } from './planQuery';
+import { shownSort } from './planQuery';
+import type { PlansData } from './usePlansData';
 import { defaultDir, type SortKey } from '../state/url';
-import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
 import type { Landing } from '../reader/landing';
 import { useRetentionPolicy } from '../history/useHistory';
@@ -24,35 +25,28 @@ export const loadPlanReader = () => import('./PlanReader');
 const PlanReader = lazy(() => loadPlanReader().then((m) => ({ default: m.PlanReader })));
 
 interface Props {
-  remote: Remote<PlanMetadata[]>;
-  reload(): void;
-  selection: PlanSelection;
-  projectCounts: { project: string; count: number }[];
-  planByFile: Map<string, PlanMetadata>;
-  planFiles: ReadonlySet<string>;
+  data: PlansData;
   url: UrlState;
   setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
-  content: ContentState;
+  /** Plans that just appeared (highlighted for a while). */
   fresh: ReadonlySet<string>;
   now: number;
   sources: MemorySource[];
-  searchPending: boolean;
-  searchFailed: boolean;
-  onRetrySearch(): void;
-  /** Find's results for the query, by file name (snippets, and the "Best match" order). */
-  found: ReadonlyMap<string, Found> | null;
-  findFailed: boolean;
   onOpenSnippet(filename: string, snippet: FindSnippetView): void;
   /** The line to land on when the open plan was opened from a snippet. */
   landing: Landing | null;
   dark: boolean;
-  onOpenInEditor(filename: string): void;
   onNavigate(nav: string): void;
-  planBump: number;
 }
 
 export function PlansView(props: Props) {
-  const { remote, selection, url, setUrl } = props;
+  const { data, url, setUrl } = props;
+  const { remote, selection, search } = data;
+  const toast = useToast();
+  const onOpenInEditor = (filename: string) => {
+    const p = data.planByFile.get(filename);
+    if (p) void openInEditor(p.filepath, toast);
+  };
   const total = remote.data?.length ?? 0;
   const q = url.q.trim();
   const filtered = url.projects.length > 0;
@@ -72,7 +66,7 @@ export function PlansView(props: Props) {
       <div className="state-panel error">
         <h2>Could not load plans</h2>
         <p>{describeError(remote.error)}</p>
-        <button type="button" onClick={props.reload}>Retry</button>
+        <button type="button" onClick={data.reload}>Retry</button>
       </div>
     );
   } else if (total === 0) {
@@ -88,7 +82,7 @@ export function PlansView(props: Props) {
         </p>
       </div>
     );
-  } else if (selection.rows.length === 0 && q && props.searchFailed) {
+  } else if (selection.rows.length === 0 && q && search.failed) {
     listBody = (
       <div className="state-panel error">
         <h2>The search failed</h2>
@@ -96,7 +90,7 @@ export function PlansView(props: Props) {
           Nothing has “{q}” in its title, file name or project, and the search of the plans’ text did not answer, so plans that
           mention it may be missing here.
         </p>
-        <button type="button" onClick={props.onRetrySearch}>Retry</button>
+        <button type="button" onClick={search.retry}>Retry</button>
       </div>
     );
   } else if (selection.rows.length === 0) {
@@ -122,22 +116,22 @@ export function PlansView(props: Props) {
         now={props.now}
         retention={retention}
         viewKey={`${q}\u0000${url.projects.join('\u0000')}\u0000${shown.sort}\u0000${shown.dir}`}
-        found={props.found}
+        found={data.find.found}
         onOpenSnippet={props.onOpenSnippet}
-        projectChars={props.projectCounts.reduce((n, c) => Math.max(n, c.project.length), 0)}
+        projectChars={data.projectCounts.reduce((n, c) => Math.max(n, c.project.length), 0)}
         onSort={onSort}
         onSelect={(filename) => setUrl({ plan: filename, from: null, to: null }, 'push')}
-        onOpenInEditor={props.onOpenInEditor}
+        onOpenInEditor={onOpenInEditor}
       />
     );
   }
 
-  const plan = url.plan ? props.planByFile.get(url.plan) ?? null : null;
+  const plan = url.plan ? data.planByFile.get(url.plan) ?? null : null;
   return (
     <div ref={split.ref} style={split.style} className={`split plans-split${url.full && url.plan ? ' fullscreen' : ''}${url.plan ? ' has-reader' : ''}`}>
       <section className="pane-list" id="plans-list" aria-label="Plans list">
         <div className="list-toolbar">
-          <ProjectFilter counts={props.projectCounts} selected={url.projects} onChange={(projects) => setUrl({ projects })} />
+          <ProjectFilter counts={data.projectCounts} selected={url.projects} onChange={(projects) => setUrl({ projects })} />
           {q && (
             <button
               type="button"
@@ -156,12 +150,12 @@ export function PlansView(props: Props) {
                 <span className="muted">
                   ({formatCount(selection.metaHits)} in title/file/project, {formatCount(selection.contentHits)} in text)
                 </span>
-                {props.searchPending && <span className="muted"> · searching contents…</span>}
-                {props.findFailed && <span className="muted"> · snippets unavailable</span>}
-                {props.searchFailed && (
+                {search.pending && <span className="muted"> · searching contents…</span>}
+                {data.find.failed && <span className="muted"> · snippets unavailable</span>}
+                {search.failed && (
                   <span className="error-text">
                     {' '}· the search of the text failed{' '}
-                    <button type="button" className="link-button" onClick={props.onRetrySearch}>Retry</button>
+                    <button type="button" className="link-button" onClick={search.retry}>Retry</button>
                   </span>
                 )}
               </>
@@ -182,8 +176,8 @@ export function PlansView(props: Props) {
           <PlanReader
             filename={url.plan}
             plan={plan}
-            content={props.content}
-            planFiles={props.planFiles}
+            content={data.content}
+            planFiles={data.planFiles}
             sources={props.sources}
             query={q}
             landing={props.landing}
@@ -194,7 +188,7 @@ export function PlansView(props: Props) {
             onOpenProjectMemory={(sourceId) => setUrl({ view: 'memory', source: sourceId, entry: null, tab: 'entry', q: '', types: [] }, 'push')}
             onNavigate={props.onNavigate}
             onClose={() => setUrl({ plan: null, full: false }, 'push')}
-            bump={props.planBump}
+            bump={data.bump}
             now={props.now}
             tab={url.planTab ?? 'document'}
             onTab={(planTab) => setUrl({ planTab }, 'replace')}
