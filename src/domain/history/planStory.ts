@@ -7,7 +7,7 @@ import type { TextFacts } from '../largeFiles.js';
 import { countLines } from '../markdown/text.js';
 import type { NodeView } from '../transcripts/lineView.js';
 import type { ModeChange } from '../transcripts/extractors/planEvents.js';
-import { readLineAt } from '../transcripts/transcriptReader.js';
+import { readLineAt } from '../transcripts/lineReads.js';
 import { compareTimes, type HistoryIndex, type LoggedExit, type LoggedWrite } from './historyIndex.js';
 import { contentHash, type ObservedVersions } from './observedVersions.js';
 import type { PlanEvent, PlanVersion } from '../types.js';

@@ -3,7 +3,7 @@
 // Code wrote one, else worked out from the call's input (and `originalFile`), and whether the person
 // changed the proposed edit (`userModified`).
 import { diffLines } from 'diff';
-import { readLineJsonAt } from '../transcripts/transcriptReader.js';
+import { readLineJsonAt } from '../transcripts/lineReads.js';
 import type { WorkCall } from '../transcripts/extractors/work.js';
 
 export interface FileChange {

@@ -11,11 +11,8 @@
 // send bigger jobs to a worker (see sessions/scanWorkers.ts).
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { withRegularFileSync } from '../files.js';
 import { extractLine } from './extractors/index.js';
-import type { LineView } from './lineView.js';
 import { cloneFacts, emptyFacts, type LogFacts, type LogOwner } from './logFacts.js';
-import { tapeParser } from './jsonTape.js';
 import { ReadSlot, type LineParser } from './readSlot.js';
 
 /**
@@ -48,9 +45,6 @@ export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 export function createReadSlot(chunkBytes = DEFAULT_CHUNK_BYTES, parser: LineParser | null = null, maxLineBytes = MAX_LINE_BYTES): ReadSlot {
   return new ReadSlot(chunkBytes, maxLineBytes, parser);
 }
-
-/** Lines read outside a slot (a write's line for a plan's story). */
-let shared: LineParser | null = null;
 
 export type ReadResult =
   | { kind: 'gone' }
@@ -307,31 +301,3 @@ export function bytesToRead(st: StatLike, previous: TrackedLog | null): number {
   return st.size - previous.offset;
 }
 
-/**
- * One line of a log as plain JSON (what a plan's outcome shows of a call: its input, its result's sidecar),
- * or null when the file no longer holds it whole or it does not parse. Read on request, one line at a time.
- */
-export function readLineJsonAt(file: string, start: number, end: number): unknown {
-  if (end - start > MAX_LINE_BYTES || end < start) return null;
-  const bytes = withRegularFileSync(file, (fd) => {
-    const buffer = Buffer.allocUnsafe(end - start);
-    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
-  }, () => null);
-  if (bytes === null) return null;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** One line of a log (a write's tool call, an approved plan) as a view, or null when the file no longer holds it. */
-export function readLineAt(file: string, start: number, end: number, parser: LineParser = (shared ??= tapeParser())): LineView | null {
-  if (end - start > MAX_LINE_BYTES || end < start) return null;
-  // A log is never read through a symlink: a resolver that follows none.
-  const bytes = withRegularFileSync(file, (fd) => {
-    const buffer = Buffer.allocUnsafe(end - start);
-    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
-  }, () => null);
-  return bytes === null ? null : parser.parse(bytes);
-}

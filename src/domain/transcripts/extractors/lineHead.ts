@@ -1,7 +1,7 @@
 // What every extractor asks of a line first, decoded once: its type, session, time and subagent.
 import { isSessionId } from '../../sessions/values.js';
 import { K } from './keys.js';
-import type { Key, LineView, Span } from '../lineView.js';
+import type { Key, LineView, NodeView, Span } from '../lineView.js';
 import type { LogOwner } from '../logFacts.js';
 
 export interface LineHead {
@@ -56,4 +56,9 @@ export function lineHead(line: LineView, owner: LogOwner, span: Span, number: nu
     line: span,
     number,
   };
+}
+
+/** A line's `message.content` items ([] when it has none). */
+export function contentItems(line: LineView): NodeView[] {
+  return line.node(K.message)?.get(K.content)?.items() ?? [];
 }

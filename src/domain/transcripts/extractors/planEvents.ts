@@ -6,7 +6,7 @@ import { isSessionId } from '../../sessions/values.js';
 import { isSpan, isText, readRows, type Extractor } from '../extractor.js';
 import { K } from './keys.js';
 import type { Key, LineView, NodeView, Span } from '../lineView.js';
-import type { LineHead } from './lineHead.js';
+import { contentItems, type LineHead } from './lineHead.js';
 
 export type WriteTool = 'Write' | 'Edit' | 'MultiEdit';
 
@@ -81,10 +81,6 @@ const APPROVED_PLAN = '## Approved Plan:';
 function member(node: NodeView | null, key: Key, maxChars = MAX_PATH_CHARS): string | null {
   const text = node?.get(key)?.str(maxChars + 1) ?? null;
   return text === null || text === '' || text.length > maxChars ? null : text;
-}
-
-function contentItems(line: LineView): NodeView[] {
-  return line.node(K.message)?.get(K.content)?.items() ?? [];
 }
 
 function planLine(facts: PlanFacts, line: LineView, head: LineHead): void {

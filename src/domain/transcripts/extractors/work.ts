@@ -7,7 +7,7 @@ import { isSessionId } from '../../sessions/values.js';
 import { isCount, isSpan, isText, readRows, type Extractor } from '../extractor.js';
 import { fieldKey, type LineView, type NodeView, type Span } from '../lineView.js';
 import { K } from './keys.js';
-import { shortString, type LineHead } from './lineHead.js';
+import { contentItems, shortString, type LineHead } from './lineHead.js';
 
 /** A command longer than this is kept cut (the whole command is in its line). */
 const MAX_COMMAND_CHARS = 2000;
@@ -161,7 +161,7 @@ function assistant(facts: WorkFacts, line: LineView, head: LineHead): void {
       if (row.input + row.output + row.cacheRead + row.cacheWrite > 0) facts.usage.push(row);
     }
   }
-  for (const item of message.get(K.content)?.items() ?? []) {
+  for (const item of contentItems(line)) {
     if (text(item, K.type, 32) !== 'tool_use') continue;
     const id = text(item, K.id, 256);
     const name = text(item, K.name, 128);
@@ -189,11 +189,9 @@ function pending(facts: WorkFacts): Map<string, WorkCall> {
 }
 
 function results(facts: WorkFacts, line: LineView, head: LineHead): void {
-  const content = line.node(K.message)?.get(K.content);
-  if (content === undefined || content === null || content.kind !== 'array') return;
   const waiting = pending(facts);
   if (waiting.size === 0) return;
-  for (const item of content.items()) {
+  for (const item of contentItems(line)) {
     if (text(item, K.type, 32) !== 'tool_result') continue;
     const id = text(item, K.tool_use_id, 256);
     const call = id === null ? undefined : waiting.get(id);

@@ -1,0 +1,114 @@
+// Reads of a log on request, beside the reader's pass (transcriptReader.ts; together the only code that opens
+// session logs): one line where the facts say it is (a write's call for a plan's story, a call's input and
+// result for a plan's outcome), and a page of lines from a byte offset (a session's transcript, paged).
+import { readSync } from 'node:fs';
+import { withRegularFileSync } from '../files.js';
+import { tapeParser } from './jsonTape.js';
+import type { LineView } from './lineView.js';
+import type { LineParser } from './readSlot.js';
+import { MAX_LINE_BYTES } from './transcriptReader.js';
+
+/** Lines read outside a slot (a write's line for a plan's story). */
+let shared: LineParser | null = null;
+
+/** Bytes read at a time for a page. */
+const PAGE_CHUNK = 256 * 1024;
+
+/**
+ * One line of a log as plain JSON (what a plan's outcome shows of a call: its input, its result's sidecar),
+ * or null when the file no longer holds it whole or it does not parse. Read on request, one line at a time.
+ */
+export function readLineJsonAt(file: string, start: number, end: number): unknown {
+  if (end - start > MAX_LINE_BYTES || end < start) return null;
+  const bytes = withRegularFileSync(file, (fd) => {
+    const buffer = Buffer.allocUnsafe(end - start);
+    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
+  }, () => null);
+  if (bytes === null) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** One line of a log (a write's tool call, an approved plan) as a view, or null when the file no longer holds it. */
+export function readLineAt(file: string, start: number, end: number, parser: LineParser = (shared ??= tapeParser())): LineView | null {
+  if (end - start > MAX_LINE_BYTES || end < start) return null;
+  // A log is never read through a symlink: a resolver that follows none.
+  const bytes = withRegularFileSync(file, (fd) => {
+    const buffer = Buffer.allocUnsafe(end - start);
+    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
+  }, () => null);
+  return bytes === null ? null : parser.parse(bytes);
+}
+
+export interface PagedLine {
+  /** Byte offset of the line in the log: a cursor that comes back to it. */
+  start: number;
+  end: number;
+  /** The line as JSON, or null when it does not parse (torn, or not Claude Code's) or is over the line limit. */
+  value: unknown;
+}
+
+/**
+ * Whole lines from byte `from` on, until `maxLines` lines or about `maxBytes` bytes were read, and where the
+ * next page starts (null at the end of the file). A line over the limit is stepped over, read in chunks and
+ * dropped, so one 1 GB line never sits in memory. A last line without its newline is not given: it may be
+ * being written.
+ */
+export function readLinesFrom(file: string, from: number, maxLines: number, maxBytes: number): { lines: PagedLine[]; next: number | null; size: number } | null {
+  return withRegularFileSync(file, (fd, stats) => {
+    const lines: PagedLine[] = [];
+    const chunk = Buffer.allocUnsafe(PAGE_CHUNK);
+    let parts: Buffer[] = [];
+    let held = 0;
+    let lineStart = from;
+    let pos = from;
+    let oversized = false;
+    // A page holds at least one whole line, however long: a cursor always moves on.
+    while (pos < stats.size && lines.length < maxLines && (lines.length === 0 || lineStart - from < maxBytes)) {
+      const n = readSync(fd, chunk, 0, Math.min(PAGE_CHUNK, stats.size - pos), pos);
+      if (n <= 0) break;
+      let at = 0;
+      while (at < n && lines.length < maxLines) {
+        const newline = chunk.indexOf(10, at);
+        const stop = newline === -1 || newline >= n ? n : newline;
+        if (!oversized) {
+          if (held + stop - at > MAX_LINE_BYTES) {
+            oversized = true;
+            parts = [];
+            held = 0;
+          } else {
+            parts.push(Buffer.from(chunk.subarray(at, stop)));
+            held += stop - at;
+          }
+        }
+        if (stop === n) {
+          at = n;
+          break;
+        }
+        const end = pos + stop;
+        lines.push({ start: lineStart, end, value: oversized ? null : parse(Buffer.concat(parts, held)) });
+        parts = [];
+        held = 0;
+        oversized = false;
+        lineStart = end + 1;
+        at = stop + 1;
+        if (lineStart - from >= maxBytes) break;
+      }
+      pos += at;
+      if (lineStart - from >= maxBytes) break;
+    }
+    return { lines, next: lineStart < stats.size ? lineStart : null, size: stats.size };
+  });
+}
+
+function parse(bytes: Buffer): unknown {
+  if (bytes.length === 0) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
