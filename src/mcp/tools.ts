@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { openedFileWindow, textWindow, type ContentWindow } from '../domain/contentWindow.js';
+import type { ArchivedPlan } from '../domain/types.js';
 import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { masked, maskedOrNull, maskedWindow } from './masking.js';
@@ -90,7 +91,8 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('get_plan', {
     description: 'One plan: its metadata, its content (or that of an earlier version, by an id from plan_history) and the card ' +
-      'of the session that wrote it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
+      'of the session that wrote it. A plan gone from disk (search finds those too) is served from the archive: archived is true, ' +
+      'the content is its last version and version names it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
     inputSchema: {
       filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md'),
       version: z.string().min(1).max(200).optional().describe('A version id from plan_history'),
@@ -98,10 +100,19 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     },
     annotations: readOnly,
   }, async ({ filename, version, offset, maxBytes }) => {
-    const metadata = viewer.plans.find(filename) ?? null;
+    const listed = viewer.plans.find(filename) ?? null;
     const at = offset ?? 0;
     const most = maxBytes ?? DEFAULT_WINDOW_BYTES;
     let window: ContentWindow | null;
+    // search finds plans gone from disk too: those are served from the archive, their last version unless asked another.
+    let archived: ArchivedPlan | null = null;
+    if (listed === null) {
+      await viewer.transcriptsReady;
+      archived = viewer.history.stories.archive().find((p) => p.filename === filename) ?? null;
+      if (archived !== null && version === undefined) version = (await viewer.history.stories.story(filename))?.versions.at(-1)?.id;
+      if (archived !== null && version === undefined) return toolError(`Plan ${filename} is archived, but no version of it can be read`);
+    }
+    const metadata = listed ?? archived;
     if (version !== undefined) {
       await viewer.transcriptsReady;
       const found = await viewer.history.stories.version(filename, version);
@@ -116,7 +127,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     }
     await viewer.transcriptsReady;
     const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
-    return json({ metadata, version: version ?? null, ...windowed(window), session });
+    return json({ metadata, archived: archived !== null, version: version ?? null, ...windowed(window), session });
   });
 
   server.registerTool('plan_history', {
