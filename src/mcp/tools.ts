@@ -10,7 +10,8 @@ import type { ArchivedPlan } from '../domain/types.js';
 import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { masked, maskedOrNull, maskedWindow } from './masking.js';
-import { memoryHealth } from './memoryHealth.js';
+import { healthAnswer, memoryHealth } from './memoryHealth.js';
+import { PROBLEM_KINDS } from '../contract/memoryCare.js';
 import { registerOutcomeTool } from './outcomeTool.js';
 import { searchEverything } from './searchTool.js';
 import { isFindQueryError } from '../domain/find/finder.js';
@@ -38,6 +39,9 @@ const windowArguments = {
   maxBytes: z.number().int().min(MIN_WINDOW_BYTES).max(MAX_WINDOW_BYTES).optional()
     .describe(`Most bytes of content to return (default ${DEFAULT_WINDOW_BYTES}, at most ${MAX_WINDOW_BYTES})`),
 };
+
+/** Findings memory_health lists when asked for details and no limit. */
+const HEALTH_LIMIT = 50;
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
@@ -166,14 +170,21 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('memory_health', {
     description: 'Per memory source: MEMORY.md against its limits (Claude Code loads only its first 200 lines and about 25,000 characters), links ' +
-      'that point nowhere, topic files the index does not link, whether Claude Code still reads the folder, and every finding of ' +
-      'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for it.',
-    inputSchema: { source: z.string().min(1).max(1024).optional().describe('Only this source id') },
+      'that point nowhere, topic files the index does not link, whether Claude Code still reads the folder, and the findings of ' +
+      'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for each. By default ' +
+      'a summary: counts per source and per finding kind, and the totals; ask detail: true (or a kind) for the findings themselves.',
+    inputSchema: {
+      source: z.string().min(1).max(1024).optional().describe('Only this source id'),
+      detail: z.boolean().optional().describe('true: list the findings, orphans and dangling links (at most limit each) instead of counting them (default false)'),
+      kind: z.enum(PROBLEM_KINDS).optional().describe(`Only findings of this kind, listed (implies detail): ${PROBLEM_KINDS.join(', ')}`),
+      limit: z.number().int().min(1).max(1000).optional()
+        .describe(`With detail: most findings in all, and most orphans and dangling links per source (default ${HEALTH_LIMIT}); omitted says how many were left out`),
+    },
     annotations: readOnly,
-  }, async ({ source }) => {
+  }, async ({ source, detail, kind, limit }) => {
     const sources = memoryHealth(await viewer.memory.list(), await viewer.care.health()).filter((s) => source === undefined || s.id === source);
     if (source !== undefined && sources.length === 0) return toolError(`No memory source ${source}`);
-    return json({ sources });
+    return json(healthAnswer(sources, { detail: detail ?? false, kind, limit: limit ?? HEALTH_LIMIT }));
   });
 
   server.registerTool('get_session', {

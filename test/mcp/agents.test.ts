@@ -24,6 +24,10 @@ beforeAll(async () => {
     write(ctx(1), gone, '# Axolotl survey\n\nCount the ponds with a narrow net.\n'),
     edit(ctx(2), gone, 'a narrow net', 'a wide net'),
   ].join('\n') + '\n');
+  // A memory folder with 120 dangling links: 120 findings.
+  const heavy = await home.repo('heavy');
+  const links = Array.from({ length: 120 }, (_, i) => `- [Gone ${i}](gone-${i}.md) — dangling`);
+  await home.write(`projects/${encodeCwd(heavy)}/memory/MEMORY.md`, `# Memory\n\n${links.join('\n')}\n`);
   server = await startServer({ claudeDir: home.claude, homeDir: home.root });
   await server.viewer.startWatching();
   await server.viewer.history.ready;
@@ -51,3 +55,36 @@ describe('archived plans', () => {
     expect((await answer(client, 'get_plan', { filename: 'jolly-juggling-penguin.md' })).archived).toBe(false);
   });
 });
+
+describe('memory_health on a heavy home', () => {
+  it('answers a summary by default, and the findings on request, at most limit, saying how many were left out', async () => {
+    const summaryText = await rawText('memory_health', {});
+    const summary = JSON.parse(summaryText);
+    expect(summary.findings).toBe(121);
+    expect(summary.findingsByKind).toEqual({ dangling: 121 });
+    const heavySource = summary.sources.find((s: { project: string }) => s.project === 'heavy');
+    expect(heavySource).toMatchObject({ findingCount: 120, findingsByKind: { dangling: 120 }, index: { danglingLinkCount: 120 } });
+    expect(heavySource.findings).toBeUndefined();
+    expect(summaryText.length).toBeLessThan(3000);
+
+    const detailed = await answer(client, 'memory_health', { detail: true });
+    expect(detailed.sources.flatMap((s: { findings: unknown[] }) => s.findings)).toHaveLength(50);
+    expect(detailed.omitted).toEqual({ findings: 71, orphans: 0, danglingLinks: 70 });
+    expect(detailed.note).toMatch(/limit/);
+    const few = await answer(client, 'memory_health', { kind: 'dangling', limit: 5 });
+    expect(few.sources.flatMap((s: { findings: unknown[] }) => s.findings)).toHaveLength(5);
+    expect(few.omitted.findings).toBe(116);
+    const none = await answer(client, 'memory_health', { kind: 'stale' });
+    expect(none.sources.flatMap((s: { findings: unknown[] }) => s.findings)).toEqual([]);
+    // The arguments are described in the tool's input schema.
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'memory_health')!;
+    const props = tool.inputSchema.properties as Record<string, { description?: string }>;
+    for (const name of ['source', 'detail', 'kind', 'limit']) expect(props[name]?.description, name).toBeTruthy();
+  });
+});
+
+async function rawText(name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  expect(result.isError ?? false, result.content[0]?.text).toBe(false);
+  return result.content[0]!.text;
+}
