@@ -14,6 +14,7 @@ import { healthAnswer, memoryHealth } from './memoryHealth.js';
 import { PROBLEM_KINDS } from '../contract/memoryCare.js';
 import { registerOutcomeTool } from './outcomeTool.js';
 import { searchEverything } from './searchTool.js';
+import { notFound, planName, uniqueMatch } from './resolve.js';
 import { isFindQueryError } from '../domain/find/finder.js';
 
 const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
@@ -47,6 +48,11 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: fa
 
 /** A date or date-time Date.parse understands, as milliseconds. */
 const since = z.string().max(40).refine((value) => !Number.isNaN(Date.parse(value)), { message: 'expected a date such as 2026-11-01 or an ISO date-time' });
+
+/** Every plan name get_plan and plan_history serve: listed, then archived. */
+function planNames(viewer: Viewer): string[] {
+  return [...viewer.plans.list().map((p) => p.filename), ...viewer.history.stories.archive().map((p) => p.filename)];
+}
 
 export function createMcpServer(viewer: Viewer, version: string): McpServer {
   const server = new McpServer({ name: 'plan-memory-viewer', version }, {
@@ -98,12 +104,14 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       'of the session that wrote it. A plan gone from disk (search finds those too) is served from the archive: archived is true, ' +
       'the content is its last version and version names it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
     inputSchema: {
-      filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md'),
+      filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md (.md may be left out)'),
       version: z.string().min(1).max(200).optional().describe('A version id from plan_history'),
       ...windowArguments,
     },
     annotations: readOnly,
-  }, async ({ filename, version, offset, maxBytes }) => {
+  }, async ({ filename: typed, version, offset, maxBytes }) => {
+    await viewer.transcriptsReady;
+    const filename = planName(typed, (name) => viewer.plans.find(name) !== undefined || viewer.history.stories.archive().some((p) => p.filename === name));
     const listed = viewer.plans.find(filename) ?? null;
     const at = offset ?? 0;
     const most = maxBytes ?? DEFAULT_WINDOW_BYTES;
@@ -124,7 +132,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       window = 'text' in found ? textWindow(found.text, at, most) : await openedFileWindow(found.file, at, most);
       if (window === null) return toolError(`Version ${version} of plan ${filename} can no longer be read`);
     } else {
-      if (metadata === null) return toolError(`No plan named ${filename} (list_plans or search name them)`);
+      if (metadata === null) return toolError(notFound('plan named', typed, planNames(viewer), 'list_plans or search name them'));
       const opened = await viewer.openPlan(filename);
       window = opened && (await openedFileWindow(opened, at, most));
       if (window === null) return toolError(`Plan ${filename} can no longer be read`);
@@ -138,10 +146,11 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     description: 'Every version of a plan (from the session transcripts and the disk) and its plan-mode events, oldest first.',
     inputSchema: { filename: z.string().min(1).max(1024).describe('The plan\'s file name, listed or archived') },
     annotations: readOnly,
-  }, async ({ filename }) => {
+  }, async ({ filename: typed }) => {
     await viewer.transcriptsReady;
+    const filename = planName(typed, (name) => planNames(viewer).includes(name));
     const story = await viewer.history.stories.story(filename);
-    if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
+    if (story === null) return toolError(notFound('plan named', typed, planNames(viewer), 'listed or archived'));
     return json({
       filename, versions: story.versions, events: story.events, sessions: story.sessions,
       unreadLines: viewer.history.index.unreadLines(story.sessions), retention: viewer.history.stories.retention(filename),
@@ -161,7 +170,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     const entry = listing.entries.find((e) => e.id === id);
     const opened = entry ? await viewer.memory.open(id) : null;
     const window = opened && (await openedFileWindow(opened, offset ?? 0, maxBytes ?? DEFAULT_WINDOW_BYTES));
-    if (!entry || window === null) return toolError(`No memory entry ${id}`);
+    if (!entry || window === null) return toolError(notFound('memory entry', id, listing.entries.map((e) => e.id), 'search or memory_health give ids'));
     const { links, linkedFrom, ...metadata } = entry;
     // Secrets masked (masking.ts): what a memory file says is handed to the model, its credentials are not.
     const shown = { ...metadata, name: masked(metadata.name), description: maskedOrNull(metadata.description) };
@@ -174,7 +183,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for each. By default ' +
       'a summary: counts per source and per finding kind, and the totals; ask detail: true (or a kind) for the findings themselves.',
     inputSchema: {
-      source: z.string().min(1).max(1024).optional().describe('Only this source id'),
+      source: z.string().min(1).max(1024).optional().describe('Only this source: its id, or its project name (any case)'),
       detail: z.boolean().optional().describe('true: list the findings, orphans and dangling links (at most limit each) instead of counting them (default false)'),
       kind: z.enum(PROBLEM_KINDS).optional().describe(`Only findings of this kind, listed (implies detail): ${PROBLEM_KINDS.join(', ')}`),
       limit: z.number().int().min(1).max(1000).optional()
@@ -182,20 +191,26 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     },
     annotations: readOnly,
   }, async ({ source, detail, kind, limit }) => {
-    const sources = memoryHealth(await viewer.memory.list(), await viewer.care.health()).filter((s) => source === undefined || s.id === source);
-    if (source !== undefined && sources.length === 0) return toolError(`No memory source ${source}`);
+    const all = memoryHealth(await viewer.memory.list(), await viewer.care.health());
+    const chosen = source === undefined ? undefined : uniqueMatch(source, all.map((s) => s.id), (id) => all.find((s) => s.id === id)?.project ?? null);
+    if (source !== undefined && chosen === null) {
+      return toolError(notFound('memory source', source, all.flatMap((s) => [s.id, s.project]), 'a source id or its project name'));
+    }
+    const sources = all.filter((s) => chosen === undefined || s.id === chosen);
     return json(healthAnswer(sources, { detail: detail ?? false, kind, limit: limit ?? HEALTH_LIMIT }));
   });
 
   server.registerTool('get_session', {
     description: 'A Claude Code session\'s card: title, first and last prompt, project, branch, dates, cost, subagents, its plans, ' +
       'and the command that resumes it.',
-    inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId') },
+    inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId, or its first 8 characters as the viewer shows it') },
     annotations: readOnly,
   }, async ({ sessionId }) => {
     await viewer.transcriptsReady;
-    const card = viewer.history.stories.session(sessionId);
-    return card === null ? toolError(`No session ${sessionId}`) : json(card);
+    const ids = viewer.history.index.sessionIds();
+    const full = uniqueMatch(sessionId, ids);
+    const card = full === null ? null : viewer.history.stories.session(full);
+    return card === null ? toolError(notFound('session', sessionId, ids, 'a full id, or the first 8 characters the viewer shows')) : json(card);
   });
 
   registerOutcomeTool(server, viewer);

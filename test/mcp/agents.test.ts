@@ -8,7 +8,7 @@ import { encodeCwd, uuid } from '../helpers/home.js';
 import { startServer, type Running } from '../helpers/http.js';
 import { edit, write } from '../history/transcript.js';
 import { buildFixture, type Fixture } from '../http/fixture.js';
-import { answer } from './toolChecks.js';
+import { answer, toolError } from './toolChecks.js';
 
 let fixture: Fixture;
 let server: Running;
@@ -88,3 +88,20 @@ async function rawText(name: string, args: Record<string, unknown>): Promise<str
   expect(result.isError ?? false, result.content[0]?.text).toBe(false);
   return result.content[0]!.text;
 }
+
+describe('forgiving arguments', () => {
+  it('takes plan names without .md, short session ids and project names, and lists the closest values when nothing matches', async () => {
+    expect((await answer(client, 'get_plan', { filename: 'jolly-juggling-penguin' })).metadata.filename).toBe('jolly-juggling-penguin.md');
+    expect((await answer(client, 'get_plan', { filename: 'axolotl-survey-calm-eel' })).archived).toBe(true);
+    expect((await answer(client, 'plan_history', { filename: 'jolly-juggling-penguin' })).filename).toBe('jolly-juggling-penguin.md');
+    expect((await answer(client, 'get_session', { sessionId: uuid(1).slice(0, 8) })).sessionId).toBe(uuid(1));
+    const byProject = await answer(client, 'memory_health', { source: 'WebApp' });
+    expect(byProject.sources.map((s: { project: string }) => s.project)).toEqual(['webapp']);
+
+    expect(await toolError(client, 'get_plan', { filename: 'jolly-jugling-penguin.md' })).toMatch(/closest: jolly-juggling-penguin\.md/);
+    expect(await toolError(client, 'plan_history', { filename: 'axolotl-survey' })).toMatch(/closest: axolotl-survey-calm-eel\.md/);
+    expect(await toolError(client, 'memory_health', { source: 'webap' })).toMatch(/closest: .*webapp/);
+    expect(await toolError(client, 'get_session', { sessionId: 'zzzzzzzz' })).toMatch(/closest: /);
+    expect(await toolError(client, 'get_memory', { id: `${encodeCwd(fixture.webapp)}/user-rol.md` })).toMatch(/closest: .*user-role\.md/);
+  });
+});
