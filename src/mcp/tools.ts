@@ -6,12 +6,15 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { openedFileWindow, textWindow, type ContentWindow } from '../domain/contentWindow.js';
+import type { ArchivedPlan } from '../domain/types.js';
 import type { Viewer } from '../viewer.js';
 import { DEFAULT_WINDOW_BYTES, MAX_WINDOW_BYTES, MIN_WINDOW_BYTES } from './limits.js';
 import { masked, maskedOrNull, maskedWindow } from './masking.js';
-import { memoryHealth } from './memoryHealth.js';
+import { healthAnswer, memoryHealth } from './memoryHealth.js';
+import { PROBLEM_KINDS } from '../contract/memoryCare.js';
 import { registerOutcomeTool } from './outcomeTool.js';
 import { searchEverything } from './searchTool.js';
+import { notFound, planName, uniqueMatch } from './resolve.js';
 import { isFindQueryError } from '../domain/find/finder.js';
 
 const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
@@ -38,10 +41,18 @@ const windowArguments = {
     .describe(`Most bytes of content to return (default ${DEFAULT_WINDOW_BYTES}, at most ${MAX_WINDOW_BYTES})`),
 };
 
+/** Findings memory_health lists when asked for details and no limit. */
+const HEALTH_LIMIT = 50;
+
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 /** A date or date-time Date.parse understands, as milliseconds. */
 const since = z.string().max(40).refine((value) => !Number.isNaN(Date.parse(value)), { message: 'expected a date such as 2026-11-01 or an ISO date-time' });
+
+/** Every plan name get_plan and plan_history serve: listed, then archived. */
+function planNames(viewer: Viewer): string[] {
+  return [...viewer.plans.list().map((p) => p.filename), ...viewer.history.stories.archive().map((p) => p.filename)];
+}
 
 export function createMcpServer(viewer: Viewer, version: string): McpServer {
   const server = new McpServer({ name: 'plan-memory-viewer', version }, {
@@ -90,18 +101,30 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('get_plan', {
     description: 'One plan: its metadata, its content (or that of an earlier version, by an id from plan_history) and the card ' +
-      'of the session that wrote it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
+      'of the session that wrote it. A plan gone from disk (search finds those too) is served from the archive: archived is true, ' +
+      'the content is its last version and version names it. A long content comes in windows: truncated is true, and nextOffset says where the next starts.',
     inputSchema: {
-      filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md'),
+      filename: z.string().min(1).max(1024).describe('The plan\'s file name, e.g. jolly-juggling-penguin.md (.md may be left out)'),
       version: z.string().min(1).max(200).optional().describe('A version id from plan_history'),
       ...windowArguments,
     },
     annotations: readOnly,
-  }, async ({ filename, version, offset, maxBytes }) => {
-    const metadata = viewer.plans.find(filename) ?? null;
+  }, async ({ filename: typed, version, offset, maxBytes }) => {
+    await viewer.transcriptsReady;
+    const filename = planName(typed, (name) => viewer.plans.find(name) !== undefined || viewer.history.stories.archive().some((p) => p.filename === name));
+    const listed = viewer.plans.find(filename) ?? null;
     const at = offset ?? 0;
     const most = maxBytes ?? DEFAULT_WINDOW_BYTES;
     let window: ContentWindow | null;
+    // search finds plans gone from disk too: those are served from the archive, their last version unless asked another.
+    let archived: ArchivedPlan | null = null;
+    if (listed === null) {
+      await viewer.transcriptsReady;
+      archived = viewer.history.stories.archive().find((p) => p.filename === filename) ?? null;
+      if (archived !== null && version === undefined) version = (await viewer.history.stories.story(filename))?.versions.at(-1)?.id;
+      if (archived !== null && version === undefined) return toolError(`Plan ${filename} is archived, but no version of it can be read`);
+    }
+    const metadata = listed ?? archived;
     if (version !== undefined) {
       await viewer.transcriptsReady;
       const found = await viewer.history.stories.version(filename, version);
@@ -109,24 +132,25 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
       window = 'text' in found ? textWindow(found.text, at, most) : await openedFileWindow(found.file, at, most);
       if (window === null) return toolError(`Version ${version} of plan ${filename} can no longer be read`);
     } else {
-      if (metadata === null) return toolError(`No plan named ${filename} (list_plans or search name them)`);
+      if (metadata === null) return toolError(notFound('plan named', typed, planNames(viewer), 'list_plans or search name them'));
       const opened = await viewer.openPlan(filename);
       window = opened && (await openedFileWindow(opened, at, most));
       if (window === null) return toolError(`Plan ${filename} can no longer be read`);
     }
     await viewer.transcriptsReady;
     const session = metadata?.sessionId ? viewer.history.stories.session(metadata.sessionId) : null;
-    return json({ metadata, version: version ?? null, ...windowed(window), session });
+    return json({ metadata, archived: archived !== null, version: version ?? null, ...windowed(window), session });
   });
 
   server.registerTool('plan_history', {
     description: 'Every version of a plan (from the session transcripts and the disk) and its plan-mode events, oldest first.',
     inputSchema: { filename: z.string().min(1).max(1024).describe('The plan\'s file name, listed or archived') },
     annotations: readOnly,
-  }, async ({ filename }) => {
+  }, async ({ filename: typed }) => {
     await viewer.transcriptsReady;
+    const filename = planName(typed, (name) => planNames(viewer).includes(name));
     const story = await viewer.history.stories.story(filename);
-    if (story === null) return toolError(`No plan named ${filename}, listed or archived`);
+    if (story === null) return toolError(notFound('plan named', typed, planNames(viewer), 'listed or archived'));
     return json({
       filename, versions: story.versions, events: story.events, sessions: story.sessions,
       unreadLines: viewer.history.index.unreadLines(story.sessions), retention: viewer.history.stories.retention(filename),
@@ -146,7 +170,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     const entry = listing.entries.find((e) => e.id === id);
     const opened = entry ? await viewer.memory.open(id) : null;
     const window = opened && (await openedFileWindow(opened, offset ?? 0, maxBytes ?? DEFAULT_WINDOW_BYTES));
-    if (!entry || window === null) return toolError(`No memory entry ${id}`);
+    if (!entry || window === null) return toolError(notFound('memory entry', id, listing.entries.map((e) => e.id), 'search or memory_health give ids'));
     const { links, linkedFrom, ...metadata } = entry;
     // Secrets masked (masking.ts): what a memory file says is handed to the model, its credentials are not.
     const shown = { ...metadata, name: masked(metadata.name), description: maskedOrNull(metadata.description) };
@@ -155,25 +179,38 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('memory_health', {
     description: 'Per memory source: MEMORY.md against its limits (Claude Code loads only its first 200 lines and about 25,000 characters), links ' +
-      'that point nowhere, topic files the index does not link, whether Claude Code still reads the folder, and every finding of ' +
-      'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for it.',
-    inputSchema: { source: z.string().min(1).max(1024).optional().describe('Only this source id') },
+      'that point nowhere, topic files the index does not link, whether Claude Code still reads the folder, and the findings of ' +
+      'the memory-care checks (stale, duplicate, secret, cut frontmatter values…) with the fix the viewer offers for each. By default ' +
+      'a summary: counts per source and per finding kind, and the totals; ask detail: true (or a kind) for the findings themselves.',
+    inputSchema: {
+      source: z.string().min(1).max(1024).optional().describe('Only this source: its id, or its project name (any case)'),
+      detail: z.boolean().optional().describe('true: list the findings, orphans and dangling links (at most limit each) instead of counting them (default false)'),
+      kind: z.enum(PROBLEM_KINDS).optional().describe(`Only findings of this kind, listed (implies detail): ${PROBLEM_KINDS.join(', ')}`),
+      limit: z.number().int().min(1).max(1000).optional()
+        .describe(`With detail: most findings in all, and most orphans and dangling links per source (default ${HEALTH_LIMIT}); omitted says how many were left out`),
+    },
     annotations: readOnly,
-  }, async ({ source }) => {
-    const sources = memoryHealth(await viewer.memory.list(), await viewer.care.health()).filter((s) => source === undefined || s.id === source);
-    if (source !== undefined && sources.length === 0) return toolError(`No memory source ${source}`);
-    return json({ sources });
+  }, async ({ source, detail, kind, limit }) => {
+    const all = memoryHealth(await viewer.memory.list(), await viewer.care.health());
+    const chosen = source === undefined ? undefined : uniqueMatch(source, all.map((s) => s.id), (id) => all.find((s) => s.id === id)?.project ?? null);
+    if (source !== undefined && chosen === null) {
+      return toolError(notFound('memory source', source, all.flatMap((s) => [s.id, s.project]), 'a source id or its project name'));
+    }
+    const sources = all.filter((s) => chosen === undefined || s.id === chosen);
+    return json(healthAnswer(sources, { detail: detail ?? false, kind, limit: limit ?? HEALTH_LIMIT }));
   });
 
   server.registerTool('get_session', {
     description: 'A Claude Code session\'s card: title, first and last prompt, project, branch, dates, cost, subagents, its plans, ' +
       'and the command that resumes it.',
-    inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId') },
+    inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId, or its first 8 characters as the viewer shows it') },
     annotations: readOnly,
   }, async ({ sessionId }) => {
     await viewer.transcriptsReady;
-    const card = viewer.history.stories.session(sessionId);
-    return card === null ? toolError(`No session ${sessionId}`) : json(card);
+    const ids = viewer.history.index.sessionIds();
+    const full = uniqueMatch(sessionId, ids);
+    const card = full === null ? null : viewer.history.stories.session(full);
+    return card === null ? toolError(notFound('session', sessionId, ids, 'a full id, or the first 8 characters the viewer shows')) : json(card);
   });
 
   registerOutcomeTool(server, viewer);

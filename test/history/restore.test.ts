@@ -86,3 +86,19 @@ describe('restoring an archived plan', () => {
     expect((await restore('../../etc/passwd', id)).status).toBe(404);
   });
 });
+
+describe('a malformed restore body', () => {
+  it('answers a 400 that names the field and what it accepts', async () => {
+    await archivedHome();
+    const missing = await request(server!.port, {
+      method: 'POST', path: '/api/archive/retire-cron-dusty-finch.md/restore', body: JSON.stringify({ version: 'x' }),
+      headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${server!.port}` },
+    });
+    expect([missing.status, missing.body]).toEqual([400, 'Bad request: versionId is required (a string)']);
+    const wrongType = await request(server!.port, {
+      method: 'POST', path: '/api/archive/retire-cron-dusty-finch.md/restore', body: JSON.stringify({ versionId: 7 }),
+      headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${server!.port}` },
+    });
+    expect([wrongType.status, wrongType.body]).toEqual([400, 'Bad request: versionId must be a string']);
+  });
+});

@@ -79,7 +79,7 @@ describe('secrets in MCP answers', () => {
     const runners = await call('search', { query: 'runners' });
     expect(runners).toContain('deploy bot uses');
     expectNoPartOf(runners, TOKEN);
-    const health = await call('memory_health', {});
+    const health = await call('memory_health', { detail: true });
     expect(health).toContain('"kind":"secret"');
     expectNoPartOf(health, TOKEN);
     expect(health).not.toContain(PASSWORD);

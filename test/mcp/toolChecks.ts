@@ -99,7 +99,9 @@ export async function checkEveryTool(client: Client, fixture: Fixture): Promise<
   expect(entry.linkedFrom).toEqual(['MEMORY.md']);
 
   // memory_health: the dangling link of MEMORY.md and the topic it does not link, per source.
-  const health = await answer(client, 'memory_health');
+  const summary = await answer(client, 'memory_health');
+  expect(summary).toMatchObject({ sources: [{ id: source, orphanCount: 1, findingCount: 1, findingsByKind: { dangling: 1 } }], findings: 1, findingsByKind: { dangling: 1 } });
+  const health = await answer(client, 'memory_health', { detail: true });
   expect(health.sources).toHaveLength(1);
   expect(health.sources[0]).toMatchObject({
     id: source, project: 'webapp', active: true, entryCount: 2, orphans: ['notes/testing.md'],

@@ -6,6 +6,7 @@ import type { Viewer } from '../../viewer.js';
 import { historyEndpoints } from '../../contract/history.js';
 import { sendContent } from '../contentAnswer.js';
 import { sendText } from '../errors.js';
+import { explainValidation } from '../validationMessage.js';
 
 export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,7 +39,7 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
     return { plans: stories.archive() };
   });
 
-  typed.post('/api/archive/:filename/restore', { schema: historyEndpoints.restore }, async (request, reply) => {
+  typed.post('/api/archive/:filename/restore', { schema: historyEndpoints.restore, errorHandler: explainValidation }, async (request, reply) => {
     await ready();
     const outcome = await viewer.restoreArchived(request.params.filename, request.body.versionId);
     if (outcome.kind === 'not-found') return sendText(reply, 404, 'Plan not found in the archive');
