@@ -135,6 +135,39 @@ describe('dangling links', () => {
   });
 });
 
+describe('dangling wikilinks without the type prefix', () => {
+  it('retargets [[verify-before-asserting]] to feedback_verify-before-asserting.md by its file stem; a near typo too', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\n${indexLine('Verify', 'feedback_verify-before-asserting.md', 'check first')}\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'Always [[verify-before-asserting|verify]]; see [[Verify_Befor_Asserting]] and [[asserting]].' }),
+      'feedback_verify-before-asserting.md': topic('Verify claims', 'Check before claiming', { type: 'feedback' }),
+    });
+    const dangling = await problems('dangling');
+    expect(dangling.map((d) => [d.target, d.fix, d.related])).toEqual(expect.arrayContaining([
+      ['verify-before-asserting', 'retarget-link', [{ sourceId: p.info.key, file: 'feedback_verify-before-asserting.md' }]],
+      ['Verify_Befor_Asserting', 'retarget-link', [{ sourceId: p.info.key, file: 'feedback_verify-before-asserting.md' }]],
+      ['asserting', 'remove-link', []],
+    ]));
+    expect(dangling).toHaveLength(3);
+    const { preview } = await fix(dangling.find((d) => d.target === 'verify-before-asserting')!);
+    expect(preview.files).toEqual(['testing.md']);
+    await fix((await problems('dangling')).find((d) => d.target === 'Verify_Befor_Asserting')!);
+    expect(await read('testing.md')).toBe(topic('testing', 'How we test', {
+      body: 'Always [[feedback_verify-before-asserting|verify]]; see [[feedback_verify-before-asserting]] and [[asserting]].',
+    }));
+    expect((await problems('dangling')).map((d) => d.target)).toEqual(['asserting']);
+  });
+
+  it('does not guess past an edit distance of 2', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'See [[deply-rnbook-note]].' }),
+      'deploy-runbook-notes.md': topic('Runbook', 'How we ship'),
+    });
+    expect((await problems('dangling')).map((d) => d.fix)).toEqual(['remove-link']);
+  });
+});
+
 describe('quote-value', () => {
   it('quotes a value an unquoted " #" cuts, so YAML reads all of it; nothing else in the file moves', async () => {
     const text = topic('epic', '', { rawDescription: 'Epic #604 — converge "fast" builds\\now' });
