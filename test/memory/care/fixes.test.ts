@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FixKind, MemoryProblem } from '../../../src/contract/memoryCare.js';
 import { MemoryCare } from '../../../src/domain/memory/care/memoryCare.js';
 import { MemoryStore } from '../../../src/domain/memory/memoryStore.js';
+import { LinkResolver } from '../../../src/domain/memory/linkResolver.js';
+import { findOrphans, indexMentions } from '../../../src/domain/memory/orphans.js';
 import { type TempHome, tempHome } from '../helpers.js';
 import { type Project, files, gitProject, indexLine, topic } from './homes.js';
 
@@ -165,6 +167,52 @@ describe('dangling wikilinks without the type prefix', () => {
       'deploy-runbook-notes.md': topic('Runbook', 'How we ship'),
     });
     expect((await problems('dangling')).map((d) => d.fix)).toEqual(['remove-link']);
+  });
+});
+
+describe('orphans: one definition', () => {
+  it('a topic MEMORY.md names in backticks is named but not linked; link-mention turns the mention into a link', async () => {
+    const index = `${indexLine('Testing', 'testing.md', 'how we test')}\nSee \`user_role.md\` for who the user is.\n`;
+    await files(p.dir, {
+      'MEMORY.md': index,
+      'testing.md': topic('testing', 'How we test', { body: 'Overflow in [[deploy-extra]].' }),
+      'deploy-extra.md': topic('deploy-extra', 'Reached through testing.md'),
+      'user_role.md': topic('user role', 'Senior engineer', { type: 'user' }),
+      'always.md': topic('always', 'Always applies', { type: null, pinned: true }),
+      'forgotten.md': topic('forgotten', 'Nobody links this'),
+    });
+    const listing = (await care.health()).sources.find((s) => s.sourceId === p.info.key)!;
+    // The spec's literal list is untouched; the findings use the one definition (orphans.ts).
+    const orphans = await problems('orphan');
+    expect(orphans.map((o) => [o.file, o.fix, o.line, o.target])).toEqual([
+      ['forgotten.md', 'add-to-index', null, null],
+      ['user_role.md', 'link-mention', 2, 'user_role.md'],
+    ]);
+    expect(orphans[1]!.message).toContain('named but not linked');
+    expect(listing.pinned).toEqual(['always.md']);
+    const { preview } = await fix(orphans[1]!);
+    expect(preview.files).toEqual(['MEMORY.md']);
+    expect(await read('MEMORY.md')).toBe(index.replace('`user_role.md`', '[user_role.md](user_role.md)'));
+    expect((await problems('orphan')).map((o) => o.file)).toEqual(['forgotten.md']);
+  });
+
+  it('the shared function gives the UI the same orphans as the health check, and the spec list stays literal', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\nSee \`user_role.md\`.\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'Overflow in [[deploy-extra]].' }),
+      'deploy-extra.md': topic('deploy-extra', 'Reached through testing.md'),
+      'user_role.md': topic('user role', 'Senior engineer', { type: 'user' }),
+      'always.md': topic('always', 'Always applies', { type: null, pinned: true }),
+    });
+    const store = new MemoryStore({ claudeDir: t.claude, homeDir: t.home, projects: () => [p.info] });
+    const listing = await store.list();
+    const source = listing.sources.find((s) => s.id === p.info.key)!;
+    expect(source.orphans).toEqual(['always.md', 'deploy-extra.md', 'user_role.md']);
+    const entries = listing.entries.filter((e) => e.sourceId === source.id);
+    const pinned = (await care.health()).sources.find((s) => s.sourceId === source.id)!.pinned;
+    const ui = findOrphans(entries, pinned, new LinkResolver(entries), indexMentions(await read('MEMORY.md')));
+    expect(ui).toEqual([{ file: 'user_role.md', named: { text: 'user_role.md', line: 2 } }]);
+    expect((await problems('orphan')).map((o) => o.file)).toEqual(ui.map((o) => o.file));
   });
 });
 

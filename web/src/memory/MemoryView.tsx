@@ -29,6 +29,10 @@ import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
 import type { Landing } from '../reader/landing';
 
+/** Stable empties, so the reader's memoised orphans are not recomputed on every render. */
+const EMPTY_ENTRIES: MemoryEntry[] = [];
+const EMPTY_PINNED: string[] = [];
+
 interface Props {
   remote: Remote<MemoryListing>;
   reload(): void;
@@ -264,6 +268,8 @@ export function MemoryView(props: Props) {
                 content={props.entryContent}
                 resolver={model.resolverFor(source.id)}
                 entryById={model.entryById}
+                sourceEntries={model.entriesBySource.get(source.id) ?? EMPTY_ENTRIES}
+                pinned={checked?.pinned ?? EMPTY_PINNED}
                 plansBySession={props.plansBySession}
                 query={url.q}
                 landing={props.landing}
