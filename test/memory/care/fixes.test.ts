@@ -258,6 +258,35 @@ describe('move-past-cut', () => {
   });
 });
 
+describe('move-past-cut at a section boundary', () => {
+  it('moves a section the cut falls into whole, heading and all', async () => {
+    const notes = Array.from({ length: 150 }, (_, i) => indexLine(`Note ${i + 1}`, `note-${i + 1}.md`, `hook ${i + 1}`));
+    const checklist = Array.from({ length: 80 }, (_, i) => `- check item ${i + 1}`);
+    const index = `${['# Memory', '', '## Notes', ...notes, '', '## Review checklist', ...checklist].join('\n')}\n`;
+    await files(p.dir, { 'MEMORY.md': index });
+    for (let i = 1; i <= 150; i++) await files(p.dir, { [`note-${i}.md`]: topic(`note-${i}`, `Note ${i}`) });
+    const [over] = await problems('over-budget');
+    await fix(over!);
+    const link = indexLine('More memories', 'index-overflow.md', 'index entries moved out of MEMORY.md, past what Claude Code loads');
+    expect(await read('MEMORY.md')).toBe(`${['# Memory', '', '## Notes', ...notes, '', link].join('\n')}\n`);
+    expect(await read('index-overflow.md')).toBe(
+      ['---', 'name: index-overflow', 'description: "index entries moved out of MEMORY.md, past what Claude Code loads"', '---', ''].join('\n') +
+      `${['## Review checklist', ...checklist].join('\n')}\n`,
+    );
+  });
+
+  it('carries the heading along when the one section is the whole index', async () => {
+    const checklist = Array.from({ length: 230 }, (_, i) => `- check item ${i + 1}`);
+    await files(p.dir, { 'MEMORY.md': `${['# Memory', '## Review checklist', ...checklist].join('\n')}\n` });
+    const [over] = await problems('over-budget');
+    await fix(over!);
+    const moved = (await read('index-overflow.md')).split('---\n')[2]!.split('\n');
+    expect(moved[0]).toBe('## Review checklist');
+    expect(moved[1]).toMatch(/^- check item \d+$/);
+    expect((await read('MEMORY.md')).split('\n').slice(0, 3)).toEqual(['# Memory', '## Review checklist', '- check item 1']);
+  });
+});
+
 describe('trash-topic', () => {
   it('removes a stale topic and its index line; the bytes go to the trash, and undo puts both back byte for byte', async () => {
     const index = `${indexLine('Keep', 'keep.md', 'h')}\n${indexLine('Old', 'old.md', 'forgotten')}\n`;
