@@ -16,7 +16,7 @@ export const PROBLEM_KINDS = [
 ] as const;
 export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 
-export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic'] as const;
+export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic', 'link-mention'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
 /** Longest memory file name a request may send (a path's limit on Linux). */
@@ -96,7 +96,7 @@ const text = (description: string, example: string) => ({ description, content: 
 const careErrors = {
   badRequest: text(
     'Malformed body (the message names the field and what it accepts), a name that is no memory file, or a fix that does not apply to this file',
-    'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic',
+    'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic, link-mention',
   ),
   forbidden: text(
     'Host not allowed, a cross-origin request, or fixes are unavailable (a write): --read-only, or no cache folder that can be written (the message says which; so does GET /api/memory/health\'s readOnlyReason)',

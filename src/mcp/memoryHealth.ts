@@ -41,7 +41,9 @@ export function memoryHealth(listing: MemoryListing, care: MemoryHealth): Source
       if (index.overByteLimit) problems.push(`MEMORY.md has ${index.bytes} bytes; Claude Code cuts it near ${index.byteLimit} characters`);
       if (index.danglingLinks.length > 0) problems.push(`${index.danglingLinks.length} link(s) in MEMORY.md point to no entry`);
     }
-    if (source.orphans.length > 0) problems.push(`${source.orphans.length} topic file(s) not linked from MEMORY.md`);
+    // `orphans` stays the literal list; the count in words is the orphan findings' (orphans.ts), as the UI shows.
+    const orphans = (findings.get(source.id) ?? []).filter((f) => f.kind === 'orphan').length;
+    if (orphans > 0) problems.push(`${orphans} topic file(s) Claude Code learns of only by listing the folder (not linked from MEMORY.md)`);
     return {
       id: source.id, project: source.project, dir: source.dir, active: source.active, entryCount: source.entryCount,
       index, orphans: source.orphans, problems, findings: findings.get(source.id) ?? [],

@@ -156,7 +156,7 @@ describe('request values that are not memory file names', () => {
     const unknownKind = await call<string>('POST', '/api/memory/fix', { sourceId, kind: 'rm -rf', file: 'user_role.md', apply: false });
     expect(unknownKind.status).toBe(400);
     expect(unknownKind.data).toBe(
-      'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic',
+      'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic, link-mention',
     );
     const notBoolean = await call<string>('POST', '/api/memory/fix', { sourceId, kind: 'add-to-index', file: 'user_role.md', apply: 'yes' });
     expect([notBoolean.status, notBoolean.data]).toEqual([400, 'Bad request: apply must be a boolean']);

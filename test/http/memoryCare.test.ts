@@ -103,6 +103,30 @@ describe('POST /api/memory/fix and /api/memory/undo', () => {
     expect(await index()).toBe(`${INDEX}- [New](new.md) — saved meanwhile\n`);
   });
 
+  it('links a topic MEMORY.md only names (link-mention): previewed, applied, undone; 409 after a change', async () => {
+    const named = `${INDEX}See \`orphan.md\` too.\n`;
+    await home.write(path.join(memoryDir, 'MEMORY.md'), named);
+    await server.viewer.refresh();
+    const health = await call<MemoryHealth>(server, 'GET', '/api/memory/health');
+    const finding = health.data.sources.find((s) => s.sourceId === sourceId)!.problems.find((p) => p.kind === 'orphan')!;
+    expect(finding).toMatchObject({ file: 'orphan.md', fix: 'link-mention', target: 'orphan.md', line: 2 });
+    const body = { sourceId, kind: 'link-mention', file: 'orphan.md', target: 'orphan.md' };
+    const preview = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', { ...body, apply: false });
+    expect(preview.data).toMatchObject({ applied: false, files: ['MEMORY.md'] });
+    expect(await index()).toBe(named);
+    const applied = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', { ...body, apply: true, hash: preview.data.hash });
+    expect(applied.status).toBe(200);
+    expect(await index()).toBe(`${INDEX}See [orphan.md](orphan.md) too.\n`);
+    const undone = await call<MemoryUndoResult>(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId });
+    expect(undone).toMatchObject({ status: 200, data: { undone: true, files: ['MEMORY.md'] } });
+    expect(await index()).toBe(named);
+    const again = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', { ...body, apply: false });
+    await writeFile(path.join(memoryDir, 'MEMORY.md'), `${named}- [New](new.md) — saved meanwhile\n`);
+    const refused = await call<string>(server, 'POST', '/api/memory/fix', { ...body, apply: true, hash: again.data.hash });
+    expect(refused.status).toBe(409);
+    expect(await index()).toBe(`${named}- [New](new.md) — saved meanwhile\n`);
+  });
+
   it('answers 400 for a malformed body and 404 for an unknown source or undo id', async () => {
     expect((await call(server, 'POST', '/api/memory/fix', { sourceId, kind: 'rm -rf', file: 'orphan.md', apply: true })).status).toBe(400);
     expect((await call(server, 'POST', '/api/memory/fix', fixBody({ apply: 'yes' }))).status).toBe(400);

@@ -107,9 +107,10 @@ export async function checkEveryTool(client: Client, fixture: Fixture): Promise<
     id: source, project: 'webapp', active: true, entryCount: 2, orphans: ['notes/testing.md'],
     index: { danglingLinks: ['missing.md'], overLineLimit: false, overByteLimit: false },
   });
-  expect(health.sources[0].problems).toHaveLength(2);
-  // The memory-care findings of the same source, with the fix the viewer offers. The topic MEMORY.md does not
-  // link is not one: user-role.md links it, so Claude Code can reach it.
+  // The literal `orphans` lists notes/testing.md, but it is no orphan (user-role.md links it, so Claude Code can
+  // reach it): the problems in words agree with the findings (one definition, orphans.ts).
+  expect(health.sources[0].problems).toEqual(['1 link(s) in MEMORY.md point to no entry']);
+  // The memory-care findings of the same source, with the fix the viewer offers.
   expect(health.sources[0].findings).toEqual([
     { kind: 'dangling', file: 'MEMORY.md', line: 4, message: 'Links to missing.md, which does not exist in this folder.', fix: 'remove-link' },
   ]);

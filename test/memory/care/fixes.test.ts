@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FixKind, MemoryProblem } from '../../../src/contract/memoryCare.js';
 import { MemoryCare } from '../../../src/domain/memory/care/memoryCare.js';
 import { MemoryStore } from '../../../src/domain/memory/memoryStore.js';
+import { LinkResolver } from '../../../src/domain/memory/linkResolver.js';
+import { findOrphans, indexMentions } from '../../../src/domain/memory/orphans.js';
 import { type TempHome, tempHome } from '../helpers.js';
 import { type Project, files, gitProject, indexLine, topic } from './homes.js';
 
@@ -135,6 +137,85 @@ describe('dangling links', () => {
   });
 });
 
+describe('dangling wikilinks without the type prefix', () => {
+  it('retargets [[verify-before-asserting]] to feedback_verify-before-asserting.md by its file stem; a near typo too', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\n${indexLine('Verify', 'feedback_verify-before-asserting.md', 'check first')}\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'Always [[verify-before-asserting|verify]]; see [[Verify_Befor_Asserting]] and [[asserting]].' }),
+      'feedback_verify-before-asserting.md': topic('Verify claims', 'Check before claiming', { type: 'feedback' }),
+    });
+    const dangling = await problems('dangling');
+    expect(dangling.map((d) => [d.target, d.fix, d.related])).toEqual(expect.arrayContaining([
+      ['verify-before-asserting', 'retarget-link', [{ sourceId: p.info.key, file: 'feedback_verify-before-asserting.md' }]],
+      ['Verify_Befor_Asserting', 'retarget-link', [{ sourceId: p.info.key, file: 'feedback_verify-before-asserting.md' }]],
+      ['asserting', 'remove-link', []],
+    ]));
+    expect(dangling).toHaveLength(3);
+    const { preview } = await fix(dangling.find((d) => d.target === 'verify-before-asserting')!);
+    expect(preview.files).toEqual(['testing.md']);
+    await fix((await problems('dangling')).find((d) => d.target === 'Verify_Befor_Asserting')!);
+    expect(await read('testing.md')).toBe(topic('testing', 'How we test', {
+      body: 'Always [[feedback_verify-before-asserting|verify]]; see [[feedback_verify-before-asserting]] and [[asserting]].',
+    }));
+    expect((await problems('dangling')).map((d) => d.target)).toEqual(['asserting']);
+  });
+
+  it('does not guess past an edit distance of 2', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'See [[deply-rnbook-note]].' }),
+      'deploy-runbook-notes.md': topic('Runbook', 'How we ship'),
+    });
+    expect((await problems('dangling')).map((d) => d.fix)).toEqual(['remove-link']);
+  });
+});
+
+describe('orphans: one definition', () => {
+  it('a topic MEMORY.md names in backticks is named but not linked; link-mention turns the mention into a link', async () => {
+    const index = `${indexLine('Testing', 'testing.md', 'how we test')}\nSee \`user_role.md\` for who the user is.\n`;
+    await files(p.dir, {
+      'MEMORY.md': index,
+      'testing.md': topic('testing', 'How we test', { body: 'Overflow in [[deploy-extra]].' }),
+      'deploy-extra.md': topic('deploy-extra', 'Reached through testing.md'),
+      'user_role.md': topic('user role', 'Senior engineer', { type: 'user' }),
+      'always.md': topic('always', 'Always applies', { type: null, pinned: true }),
+      'forgotten.md': topic('forgotten', 'Nobody links this'),
+    });
+    const listing = (await care.health()).sources.find((s) => s.sourceId === p.info.key)!;
+    // The spec's literal list is untouched; the findings use the one definition (orphans.ts).
+    const orphans = await problems('orphan');
+    expect(orphans.map((o) => [o.file, o.fix, o.line, o.target])).toEqual([
+      ['forgotten.md', 'add-to-index', null, null],
+      ['user_role.md', 'link-mention', 2, 'user_role.md'],
+    ]);
+    expect(orphans[1]!.message).toContain('named but not linked');
+    expect(listing.pinned).toEqual(['always.md']);
+    const { preview } = await fix(orphans[1]!);
+    expect(preview.files).toEqual(['MEMORY.md']);
+    expect(await read('MEMORY.md')).toBe(index.replace('`user_role.md`', '[user_role.md](user_role.md)'));
+    expect((await problems('orphan')).map((o) => o.file)).toEqual(['forgotten.md']);
+  });
+
+  it('the shared function gives the UI the same orphans as the health check, and the spec list stays literal', async () => {
+    await files(p.dir, {
+      'MEMORY.md': `${indexLine('Testing', 'testing.md', 'how we test')}\nSee \`user_role.md\`.\n`,
+      'testing.md': topic('testing', 'How we test', { body: 'Overflow in [[deploy-extra]].' }),
+      'deploy-extra.md': topic('deploy-extra', 'Reached through testing.md'),
+      'user_role.md': topic('user role', 'Senior engineer', { type: 'user' }),
+      'always.md': topic('always', 'Always applies', { type: null, pinned: true }),
+    });
+    const store = new MemoryStore({ claudeDir: t.claude, homeDir: t.home, projects: () => [p.info] });
+    const listing = await store.list();
+    const source = listing.sources.find((s) => s.id === p.info.key)!;
+    expect(source.orphans).toEqual(['always.md', 'deploy-extra.md', 'user_role.md']);
+    const entries = listing.entries.filter((e) => e.sourceId === source.id);
+    const pinned = (await care.health()).sources.find((s) => s.sourceId === source.id)!.pinned;
+    const ui = findOrphans(entries, pinned, new LinkResolver(entries), indexMentions(await read('MEMORY.md')));
+    expect(ui).toEqual([{ file: 'user_role.md', named: { text: 'user_role.md', line: 2 } }]);
+    expect((await problems('orphan')).map((o) => o.file)).toEqual(ui.map((o) => o.file));
+  });
+});
+
 describe('quote-value', () => {
   it('quotes a value an unquoted " #" cuts, so YAML reads all of it; nothing else in the file moves', async () => {
     const text = topic('epic', '', { rawDescription: 'Epic #604 — converge "fast" builds\\now' });
@@ -174,6 +255,35 @@ describe('move-past-cut', () => {
     );
     const after = await problems();
     expect(after.filter((x) => ["over-budget", "unreachable", "orphan"].includes(x.kind)).map((x) => x.kind + x.file + x.message)).toEqual([]);
+  });
+});
+
+describe('move-past-cut at a section boundary', () => {
+  it('moves a section the cut falls into whole, heading and all', async () => {
+    const notes = Array.from({ length: 150 }, (_, i) => indexLine(`Note ${i + 1}`, `note-${i + 1}.md`, `hook ${i + 1}`));
+    const checklist = Array.from({ length: 80 }, (_, i) => `- check item ${i + 1}`);
+    const index = `${['# Memory', '', '## Notes', ...notes, '', '## Review checklist', ...checklist].join('\n')}\n`;
+    await files(p.dir, { 'MEMORY.md': index });
+    for (let i = 1; i <= 150; i++) await files(p.dir, { [`note-${i}.md`]: topic(`note-${i}`, `Note ${i}`) });
+    const [over] = await problems('over-budget');
+    await fix(over!);
+    const link = indexLine('More memories', 'index-overflow.md', 'index entries moved out of MEMORY.md, past what Claude Code loads');
+    expect(await read('MEMORY.md')).toBe(`${['# Memory', '', '## Notes', ...notes, '', link].join('\n')}\n`);
+    expect(await read('index-overflow.md')).toBe(
+      ['---', 'name: index-overflow', 'description: "index entries moved out of MEMORY.md, past what Claude Code loads"', '---', ''].join('\n') +
+      `${['## Review checklist', ...checklist].join('\n')}\n`,
+    );
+  });
+
+  it('carries the heading along when the one section is the whole index', async () => {
+    const checklist = Array.from({ length: 230 }, (_, i) => `- check item ${i + 1}`);
+    await files(p.dir, { 'MEMORY.md': `${['# Memory', '## Review checklist', ...checklist].join('\n')}\n` });
+    const [over] = await problems('over-budget');
+    await fix(over!);
+    const moved = (await read('index-overflow.md')).split('---\n')[2]!.split('\n');
+    expect(moved[0]).toBe('## Review checklist');
+    expect(moved[1]).toMatch(/^- check item \d+$/);
+    expect((await read('MEMORY.md')).split('\n').slice(0, 3)).toEqual(['# Memory', '## Review checklist', '- check item 1']);
   });
 });
 

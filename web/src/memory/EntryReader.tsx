@@ -15,6 +15,7 @@ import { copyWithToast, openInEditor } from '../ui/actions';
 import { useCommand } from '../ui/commands';
 import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
+import { findOrphans, indexMentions } from '../../../src/domain/memory/orphans';
 import { computeCut, utf8Length } from './cutPoint';
 import { CommentCutWarning } from './CommentCutWarning';
 import { IndexHealth } from './IndexHealth';
@@ -27,6 +28,9 @@ interface Props {
   content: ContentState;
   resolver: EntryResolver;
   entryById: Map<string, MemoryEntry>;
+  /** Every entry of the source, and its pinned memories (the health check's): what decides the orphans. */
+  sourceEntries: readonly MemoryEntry[];
+  pinned: readonly string[];
   plansBySession: Map<string, PlanMetadata>;
   query: string;
   /** Opened from a search snippet: the line of the file (frontmatter included) to start at. */
@@ -45,7 +49,7 @@ function flash(el: Element | null): void {
   el.classList.add('flash');
 }
 
-export function EntryReader({ entry, source, content, resolver, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
+export function EntryReader({ entry, source, content, resolver, sourceEntries, pinned, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
   // `raw` measures the file (cut point, sizes); `text`, masked until revealed, is what is shown and copied.
   const raw = content.key === entry.id ? content.text : null;
@@ -63,6 +67,13 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
     () => (cut && doc ? indexReach(doc, cut.keptEnd, resolver, entry.filename) : null),
     [cut, doc, resolver, entry.filename],
   );
+
+  // The one definition of an orphan (orphans.ts), as the health check and the sidebar use it.
+  const orphans = useMemo(
+    () => findOrphans(sourceEntries, pinned, resolver, entry.isIndex && raw !== null ? indexMentions(raw) : []),
+    [sourceEntries, pinned, resolver, entry.isIndex, raw],
+  );
+  const isOrphan = orphans.some((o) => o.file === entry.filename);
 
   const options = useMemo<RenderOptions>(() => {
     let cutMarker: RenderOptions['cut'] = null;
@@ -95,12 +106,10 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
 
   let before = null;
   if (entry.isIndex && cut && reach && raw !== null) {
-    const orphanEntries: MemoryEntry[] = [];
-    const missingOrphans: string[] = [];
-    for (const name of source.orphans) {
-      const e = resolver.entry(name);
-      if (e) orphanEntries.push(e);
-      else missingOrphans.push(name);
+    const orphanEntries: { entry: MemoryEntry; named: boolean }[] = [];
+    for (const o of orphans) {
+      const e = resolver.entry(o.file);
+      if (e) orphanEntries.push({ entry: e, named: o.named !== null });
     }
     before = (
       <IndexHealth
@@ -109,7 +118,6 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
         measured={{ lines: raw.split('\n').length, bytes: utf8Length(raw) }}
         reach={reach}
         orphans={orphanEntries}
-        missingOrphans={missingOrphans}
         dangling={source.index?.danglingLinks ?? []}
         onOpenEntry={onOpenEntry}
         onShowCut={() => flash(document.querySelector('.reader .cut-marker'))}
@@ -182,7 +190,7 @@ export function EntryReader({ entry, source, content, resolver, plansBySession, 
           <div className="reader-meta">
             {!entry.isIndex && <span className="filename"><Highlight text={entry.filename} query={query} /></span>}
             {entry.type && <span className={`type-chip type-${entry.type}`}>{entry.type}</span>}
-            {!entry.isIndex && !entry.inIndex && <span className="badge badge-warn">not linked from MEMORY.md</span>}
+            {isOrphan && <span className="badge badge-warn">not linked from MEMORY.md</span>}
             <span className="muted" title={exactTime(entry.modified)}>
               edited {relativeTime(entry.modified)}
             </span>

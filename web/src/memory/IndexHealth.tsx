@@ -14,8 +14,8 @@ interface Props {
   /** The file as it is on disk: lines and UTF-8 bytes (the spec's index.lines and index.bytes). */
   measured: { lines: number; bytes: number };
   reach: IndexReach;
-  orphans: MemoryEntry[];
-  missingOrphans: string[];
+  /** The orphans (orphans.ts, as the health check finds them); `named`: MEMORY.md names it in backticks. */
+  orphans: { entry: MemoryEntry; named: boolean }[];
   dangling: string[];
   onOpenEntry(entry: MemoryEntry): void;
   onShowLink(target: string): void;
@@ -48,7 +48,7 @@ function Meter({ label, value, limit, unit }: { label: string; value: number; li
   );
 }
 
-export function IndexHealth({ source, cut, measured, reach, orphans, missingOrphans, dangling, onOpenEntry, onShowLink, onShowCut }: Props) {
+export function IndexHealth({ source, cut, measured, reach, orphans, dangling, onOpenEntry, onShowLink, onShowCut }: Props) {
   const stats = source.index;
   const diskLines = stats?.lines ?? measured.lines;
   const diskBytes = stats?.bytes ?? measured.bytes;
@@ -94,12 +94,14 @@ export function IndexHealth({ source, cut, measured, reach, orphans, missingOrph
         />
         <ProblemList
           title="Orphans: not linked from MEMORY.md"
-          empty="Every topic is linked from MEMORY.md."
+          empty="Every topic is linked from MEMORY.md (or pinned)."
           className="orphans"
-          items={[
-            ...orphans.map((e) => ({ key: e.id, label: e.name, title: e.filename, onClick: () => onOpenEntry(e) })),
-            ...missingOrphans.map((name) => ({ key: name, label: name, title: name, onClick: undefined })),
-          ]}
+          items={orphans.map(({ entry: e, named }) => ({
+            key: e.id,
+            label: named ? `${e.name} (named but not linked)` : e.name,
+            title: named ? `MEMORY.md names ${e.filename} in text but does not link it` : e.filename,
+            onClick: () => onOpenEntry(e),
+          }))}
         />
         <ProblemList
           title="Dangling links: point to files that do not exist"

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { MemoryEntry, MemoryHealthSource, MemorySource } from '../api/types';
 import { formatCount, plural } from '../ui/format';
 import { LABEL_MAX, LABEL_X, buildGraph, type Graph, type GraphNode } from './graphLayout';
+import { findOrphans } from '../../../src/domain/memory/orphans';
 
 interface Props {
   source: MemorySource;
@@ -49,8 +50,9 @@ export function LinkGraph({ source, entries, selectedId, onOpen, onDangling, hea
     [health],
   );
   const graph = useMemo(
-    () => buildGraph(entries, source.orphans, source.index?.danglingLinks ?? [], unreachable),
-    [entries, source, unreachable],
+    // The one definition of an orphan (orphans.ts), as the health check finds them.
+    () => buildGraph(entries, findOrphans(entries, health?.pinned ?? []).map((o) => o.file), source.index?.danglingLinks ?? [], unreachable),
+    [entries, source, unreachable, health],
   );
   const byKey = useMemo(() => new Map(graph.nodes.map((n) => [n.key, n])), [graph]);
   const svgRef = useRef<SVGSVGElement>(null);

@@ -26,6 +26,10 @@ import type { MemoryData } from './useMemoryData';
 import type { FindSnippetView } from '../find/found';
 import type { Landing } from '../reader/landing';
 
+/** Stable empties, so the reader's memoised orphans are not recomputed on every render. */
+const EMPTY_ENTRIES: MemoryEntry[] = [];
+const EMPTY_PINNED: string[] = [];
+
 interface Props {
   data: MemoryData;
   url: UrlState;
@@ -251,6 +255,8 @@ export function MemoryView(props: Props) {
                 content={data.entryContent}
                 resolver={model.resolverFor(source.id)}
                 entryById={model.entryById}
+                sourceEntries={model.entriesBySource.get(source.id) ?? EMPTY_ENTRIES}
+                pinned={checked?.pinned ?? EMPTY_PINNED}
                 plansBySession={props.plansBySession}
                 query={url.q}
                 landing={props.landing}

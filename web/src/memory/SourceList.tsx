@@ -7,6 +7,7 @@ import type { Found } from '../find/boxFind';
 import type { FindSnippetView } from '../find/found';
 import { SnippetButtons } from '../find/Snippet';
 import { Highlight } from '../search/Highlight';
+import { findOrphans } from '../../../src/domain/memory/orphans';
 import { plural } from '../ui/format';
 import { kindLabel, LEVEL_TEXT, sourceLevel } from './healthSummary';
 import type { MemoryModel } from './useMemoryModel';
@@ -43,6 +44,8 @@ export function SourceList({ model, health, query, found, onSelectSource, onSele
             const checked = health.get(source.id);
             const level = sourceLevel(source, checked?.load);
             const pinned = new Set(checked?.pinned ?? []);
+            // The one definition of an orphan (orphans.ts), as the health check and the Document tab use it.
+            const orphans = new Set(findOrphans(model.entriesBySource.get(source.id) ?? [], pinned).map((o) => o.file));
             const problems = checked?.problems.length ?? 0;
             if (model.searching && hits.length === 0) return null;
             return (
@@ -93,8 +96,8 @@ export function SourceList({ model, health, query, found, onSelectSource, onSele
                             ) : !entry.isIndex && !pinned.has(entry.filename) && (
                               <span className="type-chip type-none" title="No type: a normal state, not an error">untyped</span>
                             )}
-                            {!entry.isIndex && !entry.inIndex && (
-                              <span className="badge badge-warn" title="MEMORY.md does not link to this file">
+                            {orphans.has(entry.filename) && (
+                              <span className="badge badge-warn" title="MEMORY.md does not link to this file, nor a topic it links">
                                 not in index
                               </span>
                             )}

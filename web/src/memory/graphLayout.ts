@@ -11,7 +11,7 @@ export interface GraphNode {
   label: string;
   kind: 'index' | 'topic' | 'dangling';
   entry: MemoryEntry | null;
-  /** Topic the index does not link to (the source's `orphans`). */
+  /** An orphan topic (orphans.ts: not reached from the index, not pinned). */
   orphan: boolean;
   /** Not reachable from the index by following links. */
   unreached: boolean;
@@ -68,7 +68,7 @@ export function buildGraph(
   for (const e of entries) {
     if (e.isIndex) continue;
     nodes.set(e.id, {
-      key: e.id, label: e.name || e.filename, kind: 'topic', entry: e, orphan: orphanSet.has(e.filename) || !e.inIndex,
+      key: e.id, label: e.name || e.filename, kind: 'topic', entry: e, orphan: orphanSet.has(e.filename),
       unreached: true, type: e.type, ring: -1, x: 0, y: 0, angle: 0, pastCut: pastCut.has(e.filename),
     });
   }

@@ -22,12 +22,16 @@ export const FIX_LABEL: Record<FixKind, string> = {
   'quote-value': 'Quote the value',
   'move-past-cut': 'Move the unloaded lines into a topic',
   'trash-topic': 'Move to the trash',
+  'link-mention': 'Turn the mention into a link',
 };
 
 /** The fixes a problem offers: its own, and removing a link it could also retarget. */
 export function fixesOf(problem: MemoryProblem): FixKind[] {
   if (problem.fix === null) return [];
-  return problem.fix === 'retarget-link' ? ['retarget-link', 'remove-link'] : [problem.fix];
+  if (problem.fix === 'retarget-link') return ['retarget-link', 'remove-link'];
+  // A topic MEMORY.md names without linking can also get an entry line of its own.
+  if (problem.fix === 'link-mention') return ['link-mention', 'add-to-index'];
+  return [problem.fix];
 }
 
 /** A stable key for a problem within its source. */

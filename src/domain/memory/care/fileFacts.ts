@@ -6,6 +6,7 @@ import type { Frontmatter } from '../../markdown/frontmatter.js';
 import { linkPath } from '../../markdown/linkPath.js';
 import { findLinks } from '../../markdown/links.js';
 import { loadBudget, type CutReason } from '../loadBudget.js';
+import { indexMentions, type Mention } from '../orphans.js';
 import { keyLines, lineOfKey, needsQuotes } from './frontmatterLines.js';
 import { findSecrets, type SecretHit } from './secrets.js';
 
@@ -40,6 +41,8 @@ export interface IndexFacts {
   /** 1-based first line Claude Code does not load, or null. */
   firstUnreadLine: number | null;
   links: IndexLink[];
+  /** `.md` names in backticks in its text (orphans.ts): a topic named there is still not linked. */
+  mentions: Mention[];
 }
 
 export interface FileFacts {
@@ -138,5 +141,6 @@ function indexFacts(text: string, bodyStart: number, maxLinks: number): IndexFac
     reason: budget.reason,
     firstUnreadLine: budget.firstUnreadLine === null ? null : budget.firstUnreadLine + 1,
     links,
+    mentions: indexMentions(text),
   };
 }

@@ -1,15 +1,20 @@
 // Which existing topic a dangling link most likely meant: the file was renamed (`deploy_notes.md` →
-// `deploy-notes.md`), or the link has a typo. Only a clear answer counts: one candidate, close enough.
+// `deploy-notes.md`), the link leaves out the `<type>_` prefix its file carries (`[[verify-before-asserting]]`
+// for `feedback_verify-before-asserting.md`, as Claude Code often writes them), or the link has a typo (edit
+// distance at most 2). Only a clear answer counts: one candidate, close enough.
 import { foldCase } from '../../fold.js';
 import type { MemoryEntry } from '../../types.js';
 
 /** Past this many topics the edit-distance pass is skipped (its cost is per topic); exact matches still count. */
 const MAX_CANDIDATES = 2000;
 const MAX_NAME_CHARS = 120;
+const MAX_DISTANCE = 2;
+/** The memory types Claude Code prefixes file names with (`feedback_testing.md`). */
+const TYPE_PREFIX = /^(?:user|feedback|project|reference)_/i;
 
-/** Folded, without folders, `.md` and everything that is not a letter or digit. */
+/** Folded, without folders, `.md`, a `<type>_` prefix and everything that is not a letter or digit. */
 function normal(name: string): string {
-  const base = name.slice(name.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const base = name.slice(name.lastIndexOf('/') + 1).replace(/\.md$/i, '').replace(TYPE_PREFIX, '');
   return foldCase(base).replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
@@ -20,7 +25,7 @@ export function suggestTarget(target: string, entries: readonly MemoryEntry[]): 
   const exact = topics.filter((e) => normal(e.filename) === want || normal(e.name) === want);
   if (exact.length === 1) return exact[0]!;
   if (exact.length > 1 || topics.length > MAX_CANDIDATES) return null;
-  const limit = Math.max(1, Math.floor(want.length / 5));
+  const limit = Math.min(MAX_DISTANCE, Math.max(1, Math.floor(want.length / 5)));
   let best: MemoryEntry | null = null;
   let bestDistance = Infinity;
   let tie = false;

@@ -1,6 +1,8 @@
-// dangling and orphan: links to nothing (in MEMORY.md and in topics), and topics MEMORY.md does not link.
+// dangling and orphan: links to nothing (in MEMORY.md and in topics), and topics Claude Code learns of only by
+// listing the folder (orphans.ts, the one definition the UI uses too).
 import type { MemoryProblem } from '../../../../contract/memoryCare.js';
 import { type SourceContext, problem, topics } from '../context.js';
+import { findOrphans } from '../../orphans.js';
 import { suggestTarget } from '../suggest.js';
 
 export function linkProblems(ctx: SourceContext): MemoryProblem[] {
@@ -34,33 +36,28 @@ export function linkProblems(ctx: SourceContext): MemoryProblem[] {
       }));
     }
   }
-  const pinned = new Set(topics(ctx).filter((t) => t.file.parsed.facts.pinned).map((t) => t.entry.filename));
-  const reached = reachable(ctx);
-  for (const orphan of ctx.source.orphans) {
-    // A pinned memory applies to every session whether or not the index links it; a topic linked from a
-    // topic the index links (the overflow topic of move-past-cut) is found by following links.
-    if (pinned.has(orphan) || reached.has(orphan)) continue;
-    const entry = ctx.byFile.get(orphan)?.entry;
-    problems.push(problem({
-      kind: 'orphan',
-      file: orphan,
-      message: `${entry?.name ?? orphan} is not linked from MEMORY.md, nor from a topic it links: Claude Code learns of it only by ` +
-        'listing the folder.',
-      fix: 'add-to-index',
-    }));
+  const pinned = topics(ctx).filter((t) => t.file.parsed.facts.pinned).map((t) => t.entry.filename);
+  const mentions = ctx.index?.file.parsed.facts.index?.mentions ?? [];
+  for (const orphan of findOrphans(ctx.entries, pinned, ctx.resolver, mentions)) {
+    const entry = ctx.byFile.get(orphan.file)?.entry;
+    const name = entry?.name ?? orphan.file;
+    problems.push(problem(orphan.named
+      ? {
+        kind: 'orphan',
+        file: orphan.file,
+        line: orphan.named.line,
+        message: `${name} is named but not linked: MEMORY.md mentions \`${orphan.named.text}\` on line ${orphan.named.line} as text, ` +
+          'so Claude Code does not follow it to the file.',
+        fix: 'link-mention',
+        target: orphan.named.text,
+      }
+      : {
+        kind: 'orphan',
+        file: orphan.file,
+        message: `${name} is not linked from MEMORY.md, nor from a topic it links: Claude Code learns of it only by ` +
+          'listing the folder.',
+        fix: 'add-to-index',
+      }));
   }
   return problems;
-}
-
-/** Topics reached from MEMORY.md by following links (`links` of the listing). */
-function reachable(ctx: SourceContext): Set<string> {
-  const seen = new Set<string>();
-  const queue = ctx.index ? [...ctx.index.entry.links] : [];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const next of ctx.byFile.get(file)?.entry.links ?? []) if (!seen.has(next)) queue.push(next);
-  }
-  return seen;
 }

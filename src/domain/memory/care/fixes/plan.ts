@@ -2,6 +2,7 @@
 import type { FixKind } from '../../../../contract/memoryCare.js';
 import { addToIndex } from './addToIndex.js';
 import { removeLink, retargetLink } from './linkFixes.js';
+import { linkMention } from './linkMention.js';
 import { moveOverflow } from './moveOverflow.js';
 import { quoteValue } from './quoteValue.js';
 import { trashTopic } from './trashTopic.js';
@@ -14,6 +15,7 @@ const FIXES: Record<FixKind, (input: FixInput) => FixPlan> = {
   'quote-value': quoteValue,
   'move-past-cut': moveOverflow,
   'trash-topic': trashTopic,
+  'link-mention': linkMention,
 };
 
 /** Whether `kind` (read back from a file) names a fix. */
