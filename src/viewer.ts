@@ -24,6 +24,9 @@ import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/restorePlan.js';
 import { planOutcome } from './domain/outcome/planOutcome.js';
+import { transcriptPage } from './domain/transcripts/sessionTranscript.js';
+import { logOwner } from './domain/transcripts/transcriptReader.js';
+import type { TranscriptBody } from './contract/transcript.js';
 import { costs, type CostQuery } from './domain/outcome/costs.js';
 import { PRICES_AS_OF } from './domain/outcome/pricing.js';
 import type { CostsBody } from './contract/costs.js';
@@ -328,6 +331,25 @@ export class Viewer {
       },
       logs: () => this.sessions.logs(),
     }, filename);
+  }
+
+  /** A page of a session's transcript (its main log, or a subagent's), or null when there is no such log. */
+  async sessionTranscript(sessionId: string, agentId: string | null, cursor: number, limit: number): Promise<TranscriptBody | null> {
+    await this.transcriptsReady;
+    let file: string | null = null;
+    const subagents: string[] = [];
+    for (const [log] of this.sessions.logs()) {
+      const owner = logOwner(log);
+      if (owner.sessionId !== sessionId) continue;
+      if (owner.main && agentId === null) file = log;
+      if (!owner.main && owner.agentId !== null) {
+        subagents.push(owner.agentId);
+        if (owner.agentId === agentId) file = log;
+      }
+    }
+    if (file === null) return null;
+    const page = transcriptPage(file, cursor, limit);
+    return page === null ? null : { sessionId, agentId, ...page, subagents: subagents.sort() };
   }
 
   /** Cost and active time across the home (domain/outcome/costs.ts). */

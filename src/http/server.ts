@@ -19,6 +19,7 @@ import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
 import { outcomeRoutes } from './routes/outcome.js';
 import { costRoutes } from './routes/costs.js';
+import { transcriptRoutes } from './routes/transcript.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
@@ -154,6 +155,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   historyRoutes(app, options.viewer);
   outcomeRoutes(app, options.viewer);
   costRoutes(app, options.viewer);
+  transcriptRoutes(app, options.viewer);
   findRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   memoryCareRoutes(app, options.viewer);

@@ -188,3 +188,60 @@ describe('GET /api/costs', () => {
     expect(bad.body).toContain('after and before must be dates');
   });
 });
+
+describe('a session\'s transcript, paged', () => {
+  interface Page { sessionId: string; agentId: string | null; entries: { cursor: number; kind: string; text: string; tool: string | null; isError: boolean }[]; nextCursor: number | null; totalBytes: number; subagents: string[] }
+
+  it('pages through the whole conversation with the cursor, the same as one read, and opens a subagent\'s log', async () => {
+    const whole = await server.json<Page>(`/api/sessions/${SESSION}/transcript?limit=1000`);
+    expect(whole.nextCursor).toBeNull();
+    expect(whole.subagents).toEqual(['a1b2c3']);
+    // The permission-mode line before it is no entry.
+    expect(whole.entries[0]).toMatchObject({ kind: 'prompt', text: 'Plan a theme toggle' });
+    expect(whole.entries[0]!.cursor).toBeGreaterThan(0);
+    expect(whole.entries.filter((e) => e.kind === 'tool-result' && e.isError).map((e) => e.text)).toEqual([rejected('Name the file.'), 'FAIL src/theme.test.ts']);
+    expect(whole.entries.filter((e) => e.kind === 'tool-call').map((e) => e.tool)).toEqual(
+      ['Write', 'ExitPlanMode', 'ExitPlanMode', 'Edit', 'Write', 'Bash', 'Bash', 'Bash', 'TodoWrite', 'Task', 'Write', 'ExitPlanMode', 'Edit'],
+    );
+    const paged: Page['entries'] = [];
+    let cursor: number | null = 0;
+    let pages = 0;
+    while (cursor !== null) {
+      const page: Page = await server.json<Page>(`/api/sessions/${SESSION}/transcript?cursor=${cursor}&limit=3`);
+      paged.push(...page.entries);
+      cursor = page.nextCursor;
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(5);
+    expect(paged).toEqual(whole.entries);
+    // An entry's cursor opens the transcript at its line (the call's text, then the call).
+    const edit = whole.entries.find((e) => e.tool === 'Edit')!;
+    expect((await server.json<Page>(`/api/sessions/${SESSION}/transcript?cursor=${edit.cursor}&limit=1`)).entries).toEqual(
+      whole.entries.filter((e) => e.cursor === edit.cursor),
+    );
+    const sub = await server.json<Page>(`/api/sessions/${SESSION}/transcript?agent=a1b2c3`);
+    expect(sub.agentId).toBe('a1b2c3');
+    expect(sub.entries.map((e) => e.kind)).toEqual(['answer', 'tool-call', 'tool-result']);
+  });
+
+  it('answers 404 for an unknown session or subagent and 400 for a bad cursor', async () => {
+    expect((await server.get(`/api/sessions/${uuid(0x99)}/transcript`)).status).toBe(404);
+    expect((await server.get(`/api/sessions/${SESSION}/transcript?agent=nobody`)).status).toBe(404);
+    expect((await server.get(`/api/sessions/${SESSION}/transcript?cursor=-1`)).status).toBe(400);
+    expect((await server.get(`/api/sessions/${SESSION}/transcript?limit=0`)).status).toBe(400);
+  });
+
+  it('is the session_transcript MCP tool too', async () => {
+    const client = new Client({ name: 'pmv-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'session_transcript', arguments: { sessionId: SESSION, limit: 2 } });
+      const page = JSON.parse((result.content as { text: string }[])[0]!.text) as Page;
+      expect(page).toEqual(await server.json<Page>(`/api/sessions/${SESSION}/transcript?limit=2`));
+      const missing = await client.callTool({ name: 'session_transcript', arguments: { sessionId: uuid(0x99) } });
+      expect(missing.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});

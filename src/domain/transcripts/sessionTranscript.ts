@@ -1,22 +1,10 @@
 // A session's transcript as a person reads it, a page at a time: prompts, Claude's answers, each tool call
 // on one line (its input and result cut short; the whole is in the log), plan-mode events and compaction
 // boundaries. Paged by byte cursor (a line's offset), so a 200 MB log opens at once and a line can be linked.
+import type { TranscriptEntry } from '../../contract/transcript.js';
 import { readLinesFrom } from './lineReads.js';
 
-export type EntryKind = 'prompt' | 'command' | 'answer' | 'tool-call' | 'tool-result' | 'plan-mode' | 'compaction';
-
-export interface TranscriptEntry {
-  /** The byte offset of its line: the cursor that opens the transcript there. */
-  cursor: number;
-  at: string | null;
-  kind: EntryKind;
-  /** The text, cut to MAX_TEXT characters. */
-  text: string;
-  truncated: boolean;
-  tool: string | null;
-  toolUseId: string | null;
-  isError: boolean;
-}
+type EntryKind = TranscriptEntry['kind'];
 
 export interface TranscriptPage {
   entries: TranscriptEntry[];
