@@ -71,11 +71,12 @@ describe('the service gone for a moment', () => {
     await page.waitForSelector('.grid-row');
     // The browser fails these requests as a dropped connection would; the service and the live
     // connection stay up, so nothing but Retry asks again.
-    await page.route(/\/api\/search\?/, (route) => route.abort('connectionreset'));
+    // Both searches the box asks (the literal one and the ranked one) fail.
+    await page.route(/\/api\/(search|find)\?/, (route) => route.abort('connectionreset'));
     await page.getByRole('searchbox').fill('zebracorn');
     const failed = page.locator('.state-panel.error', { hasText: 'The search failed' });
     await failed.waitFor();
-    await page.unroute(/\/api\/search\?/);
+    await page.unroute(/\/api\/(search|find)\?/);
     await failed.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => renderedRows(page)).toEqual([env.fx.plans.rich]);
 
