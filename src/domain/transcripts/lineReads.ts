@@ -19,28 +19,24 @@ const PAGE_CHUNK = 256 * 1024;
  * or null when the file no longer holds it whole or it does not parse. Read on request, one line at a time.
  */
 export function readLineJsonAt(file: string, start: number, end: number): unknown {
-  if (end - start > MAX_LINE_BYTES || end < start) return null;
-  const bytes = withRegularFileSync(file, (fd) => {
-    const buffer = Buffer.allocUnsafe(end - start);
-    return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
-  }, () => null);
-  if (bytes === null) return null;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch {
-    return null;
-  }
+  const bytes = lineBytesAt(file, start, end);
+  return bytes === null ? null : parse(bytes);
 }
 
 /** One line of a log (a write's tool call, an approved plan) as a view, or null when the file no longer holds it. */
 export function readLineAt(file: string, start: number, end: number, parser: LineParser = (shared ??= tapeParser())): LineView | null {
+  const bytes = lineBytesAt(file, start, end);
+  return bytes === null ? null : parser.parse(bytes);
+}
+
+/** The bytes [start, end) of a log, or null when the span is over the line limit or the file no longer holds it. */
+function lineBytesAt(file: string, start: number, end: number): Buffer | null {
   if (end - start > MAX_LINE_BYTES || end < start) return null;
   // A log is never read through a symlink: a resolver that follows none.
-  const bytes = withRegularFileSync(file, (fd) => {
+  return withRegularFileSync(file, (fd) => {
     const buffer = Buffer.allocUnsafe(end - start);
     return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
   }, () => null);
-  return bytes === null ? null : parser.parse(bytes);
 }
 
 export interface PagedLine {
