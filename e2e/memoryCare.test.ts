@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { conversationLine } from '../test/helpers/home.js';
+import { expectAccessible } from './helpers/axe.js';
 import { openPage, screenshot } from './helpers/browser.js';
 import { encodeKey } from './helpers/fixture.js';
 import { startServer } from './helpers/server.js';
@@ -76,6 +77,21 @@ describe('the health overview', () => {
     await shop.locator('.health-row-problems button', { hasText: 'refunds.md' }).click();
     await expect.poll(async () => (await query(page)).get('entry')).toBe(`${shopId}/refunds.md`);
     await expect.poll(() => page.textContent('.reader-title')).toBe('refunds');
+  });
+
+  it('shows one kind of problem at a time', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await page.waitForSelector('.health-row');
+    const chips = page.getByRole('group', { name: 'Show one kind of problem' });
+    await chips.locator('button[data-kind="orphan"]').click();
+    expect(await chips.locator('button[data-kind="orphan"]').getAttribute('aria-pressed')).toBe('true');
+    const kinds = await page.locator('.health-row-problems .problem-kind').allTextContents();
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(new Set(kinds)).toEqual(new Set([kinds[0]]));
+    expect(await page.locator('.health-row .health-source').allTextContents()).toContain('shop');
+    await chips.getByRole('button', { name: /^all/ }).click();
+    await expect.poll(async () => new Set(await page.locator('.health-row-problems .problem-kind').allTextContents()).size).toBeGreaterThan(1);
+    await expectAccessible(page, 'health filtered by kind');
   });
 
   it('follows the project picker', async () => {

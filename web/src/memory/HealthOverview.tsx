@@ -27,6 +27,8 @@ interface Props {
 }
 
 const SHOWN_PER_SOURCE = 5;
+/** Problems of a source listed while one kind is chosen. */
+const SHOWN_OF_ONE_KIND = 50;
 
 interface Row {
   source: MemorySource;
@@ -55,6 +57,11 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
     return { problems, withProblems };
   }, [rows]);
 
+  // One kind of problem at a time, on a heavy home: the sources with it, and all of its problems in each.
+  const [kind, setKind] = useState<ProblemKind | null>(null);
+  const kinds = useMemo(() => countByKind(rows.flatMap((r) => r.health?.problems ?? [])), [rows]);
+  const shown = kind === null ? rows : rows.filter((r) => r.health?.problems.some((p) => p.kind === kind));
+
   const openProblem = (sourceId: string, p: MemoryProblem) => {
     const entry = p.file ? entryOf(sourceId, p.file) : null;
     if (entry) onOpenEntry(entry);
@@ -76,10 +83,24 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
         </p>
       </header>
       <FixBanner fixes={fixes} readOnly={health.readOnly} reason={health.readOnlyReason} />
+      {kinds.length > 1 && (
+        <div className="type-chips health-kinds" role="group" aria-label="Show one kind of problem">
+          <button type="button" className={`chip${kind === null ? ' on' : ''}`} aria-pressed={kind === null} onClick={() => setKind(null)}>
+            all <span className="count">{totals.problems}</span>
+          </button>
+          {kinds.map(([k, n]) => (
+            <button key={k} type="button" className={`chip${kind === k ? ' on' : ''}`} aria-pressed={kind === k} data-kind={k} onClick={() => setKind(kind === k ? null : k)}>
+              {KIND_LABEL[k]} <span className="count">{n}</span>
+            </button>
+          ))}
+        </div>
+      )}
       <ol className="health-rows">
-        {rows.map(({ source, health: h }) => {
+        {shown.map(({ source, health: h }) => {
           const status = sourceLevel(source, h?.load);
           const counts = countByKind(h?.problems ?? []);
+          const problems = kind === null ? h?.problems ?? [] : (h?.problems ?? []).filter((p) => p.kind === kind);
+          const limit = kind === null ? SHOWN_PER_SOURCE : SHOWN_OF_ONE_KIND;
           return (
             <li key={source.id} className={`health-row${source.active ? '' : ' inactive'}`} data-source-id={source.id}>
               <div className="health-row-head">
@@ -97,9 +118,9 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
                   ))}
                 </span>
               </div>
-              {h && h.problems.length > 0 && (
+              {problems.length > 0 && (
                 <ul className="health-row-problems">
-                  {h.problems.slice(0, SHOWN_PER_SOURCE).map((p) => (
+                  {problems.slice(0, limit).map((p) => (
                     <li key={problemKey(p)}>
                       <button type="button" className="link-button" onClick={() => openProblem(source.id, p)}>
                         <span className={`problem-kind problem-kind-${p.kind}`}>{KIND_LABEL[p.kind]}</span>{' '}
@@ -108,10 +129,10 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
                       <span className="muted problem-summary">{p.message}</span>
                     </li>
                   ))}
-                  {h.problems.length > SHOWN_PER_SOURCE && (
+                  {problems.length > limit && (
                     <li>
                       <button type="button" className="link-button" onClick={() => onOpenSource(source.id)}>
-                        and {h.problems.length - SHOWN_PER_SOURCE} more…
+                        and {problems.length - limit} more…
                       </button>
                     </li>
                   )}
