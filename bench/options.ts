@@ -16,7 +16,7 @@ export const PRESETS: Record<string, HomeParams> = {
 };
 
 /** The phases that can run alone (`--only`). */
-export const SOLO_PHASES = ['hostile', 'history', 'first-screen', 'find'] as const;
+export const SOLO_PHASES = ['hostile', 'history', 'first-screen', 'find', 'mcp'] as const;
 export type Phase = (typeof SOLO_PHASES)[number];
 
 export interface Options {
@@ -99,7 +99,8 @@ export function parseOptions(): Options {
   --only history       only the plan-history phase: --rounds cold starts and warm restarts to a built history,
                        every plan's history checked, and the latency of each plan's history and of a version
   --only find          only the ranked search, in process: index build, size, one- and two-word query times
-  --only first-screen  only the first-screen phase (navigation to the first plan rows on screen, /usr/bin/chromium)`);
+  --only first-screen  only the first-screen phase (navigation to the first plan rows on screen, /usr/bin/chromium)
+  --only mcp           only a fresh \`plan-memory-viewer mcp\`'s first complete search, with no cache and with a warm one`);
     process.exit(0);
   }
   const preset = PRESETS[values.preset];

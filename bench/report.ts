@@ -130,6 +130,10 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
       `${fmt(ip.mbOrdinary.medianMs, 3)} ms: ${fmt(ip.ordinaryPerByteRatio, 2)} ± ${fmt(ip.ordinaryPerByteNoise, 2)}x read`);
     add(`  first ${ip.firstMbCpuMs.length} 1 MB appends (warm-up)`, `${ip.firstMbCpuMs.map((x) => x.toFixed(2)).join(', ')} ms`);
   }
+  if (r.mcpFirstSearch) {
+    const m = r.mcpFirstSearch;
+    add('mcp: a fresh process\'s first complete search, no cache / warm cache (median of runs)', `${fmt(m.coldMs, 0)} / ${fmt(m.warmMs, 0)} ms (warm runs ${m.warmRunsMs.join(', ')})`);
+  }
   if (r.find) {
     const f = r.find;
     add(`find: index of ${f.documents} documents built (plans, memory / with sessions)`, `${fmt(f.buildMs, 0)} / ${fmt(f.buildWithSessionsMs, 0)} ms`);

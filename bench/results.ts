@@ -3,6 +3,7 @@
 import type { InProcessAppendResult } from './append-in-process.js';
 import type { HistoryResult } from './history.js';
 import type { FindBench } from './find.js';
+import type { McpFirstSearch } from './mcp-first.js';
 import type { HostileCase } from './hostile.js';
 import type { Round } from './cpu-cost.js';
 import type { Facts, HomeParams } from './facts.js';
@@ -106,5 +107,7 @@ export interface Results {
   history?: HistoryResult;
   /** bench/find.ts: the ranked search's index and query times (--only find). */
   find?: FindBench;
+  /** A fresh MCP process's first complete search (bench/mcp-first.ts). */
+  mcpFirstSearch?: McpFirstSearch | null;
   warnings: string[];
 }

@@ -20,6 +20,7 @@ import { measureHostileFiles } from './hostile.js';
 import { watchHomeChanges } from './home-changes.js';
 import { prepareHome, undo } from './home.js';
 import { measureLatencies } from './latency.js';
+import { measureMcpFirstSearch, MCP_QUERY, type McpFirstSearch } from './mcp-first.js';
 import { cpuSpeedSamples, MB, round, treeRss, waitSettled } from './measure.js';
 import { REPO, parseOptions } from './options.js';
 import { measureReadFloor } from './read-floor.js';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
     if (opts.only === 'find') {
       results.find = await measureFind(home);
       results.rssEndBytes = process.memoryUsage().rss;
+    } else if (opts.only === 'mcp') {
+      results.mcpFirstSearch = await mcpFirstSearch(run);
     } else if (opts.only === 'hostile' || opts.only === 'first-screen') {
       const port = await freePort();
       const server = startServer(opts.server, home, port, cacheDir, log);
@@ -110,6 +113,8 @@ async function main(): Promise<void> {
     log.end();
   }
   if (process.exitCode !== 1 && opts.only === null) {
+    // 9b. A fresh MCP process's first search (the server is stopped: nothing else shares the cores).
+    results.mcpFirstSearch = await mcpFirstSearch(run);
     // 10. The same appends to the session index alone, with no server running: the per-byte cost resolved.
     try {
       const a = await measureAppendInProcess({
@@ -167,6 +172,18 @@ async function allPhases(run: RunContext): Promise<void> {
 
   // 9. Huge plans and memory files saved and read.
   results.hostile = await measureHostileFiles(run, server);
+}
+
+/** A fresh MCP process's first complete search, with the server of the other phases stopped. */
+async function mcpFirstSearch(run: RunContext): Promise<McpFirstSearch | null> {
+  try {
+    const m = await measureMcpFirstSearch(run.home, MCP_QUERY, run.opts.starts);
+    console.log(`mcp first search: ${m.coldMs} ms with no cache, ${m.warmMs} ms warm (${m.warmRunsMs.join(', ')}), ${m.total} results`);
+    return m;
+  } catch (err) {
+    run.warn(`mcp first search not measured: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    return null;
+  }
 }
 
 /** The first-screen phase; a machine without Chromium skips it with a warning instead of failing the run. */

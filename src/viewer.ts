@@ -11,6 +11,7 @@
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
 import { Finder } from './domain/find/finder.js';
+import { savedIndexFile } from './domain/find/savedIndex.js';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryCare } from './domain/memory/care/memoryCare.js';
@@ -57,6 +58,12 @@ export interface ViewerOptions {
   staleDays?: number;
   /** Bound of the observed plan versions kept under the cache dir (default 200 MB). */
   historyLimitBytes?: number;
+  /**
+   * Whether the spec's literal plan search (GET /api/search) is served (default true): its filters are then
+   * built first at start, before plan history and the find index. The MCP server and the export do not
+   * serve it, and an agent waits for the find index: they pass false, and the filters are never built.
+   */
+  literalSearch?: boolean;
 }
 
 export type ViewerEvent = ({ type: 'plans' } & PlanChange) | { type: 'memory' };
@@ -93,11 +100,14 @@ export class Viewer {
     private readonly scanWorkers: ScanWorkers,
   ) {
     this.sessions = sessions;
-    this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true });
+    const literalSearch = options.literalSearch !== false;
+    this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true || !literalSearch });
+    const literalSearchFirst = (): Promise<void> => (literalSearch ? this.plans.searchPrepared() : Promise.resolve());
     this.history = new HistoryKeeper({
       claudeDir: options.claudeDir, cacheDir: options.cacheDir ?? null, historyLimitBytes: options.historyLimitBytes,
       plans: this.plans, sessions: this.sessions, changed: () => persisted.changed('history'),
-      after: () => this.plans.searchPrepared(),
+      // An agent's first search goes before the first look at every plan (which the archive does not need).
+      after: () => (literalSearch ? this.plans.searchPrepared() : this.finder.built),
     });
     persisted.connect(
       {
@@ -125,10 +135,12 @@ export class Viewer {
     // plan history and the find index, which take far longer on a heavy home.
     this.finder = new Finder({
       plans: this.plans, memory: this.memory, history: this.history, logger: options.logger,
-      after: async () => {
-        await this.plans.searchPrepared();
-        await this.transcriptsReady;
+      // A restored index's first pass only checks stamps: it need not give way to the plan search's build.
+      after: async (restored) => {
+        if (!restored) await literalSearchFirst();
       },
+      sessionsReady: () => this.transcriptsReady,
+      saved: options.cacheDir ? savedIndexFile(options.cacheDir, options.claudeDir) : null,
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
@@ -238,7 +250,7 @@ export class Viewer {
   startWatching(): Promise<void> {
     if (!this.watchStarted) {
       this.watchStarted = true;
-      this.plans.startSearchPrep();
+      if (this.options.literalSearch !== false) this.plans.startSearchPrep();
       void this.history.start();
       this.finder.start();
       this.watching = this.watchNow();
@@ -427,7 +439,7 @@ export class Viewer {
     this.closed = true;
     this.plans.close();
     this.history.stop();
-    this.finder.stop();
+    await this.finder.stop();
     await this.watchers?.close();
     await this.persisted.flush();
     this.listeners.clear();

@@ -26,7 +26,7 @@ export async function runCommand(args: CliArgs, logger: Logger): Promise<number>
   const { Viewer } = await import('../viewer.js');
   const viewer = await Viewer.open({
     claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' ? null : cacheDir(), watch: args.command === 'mcp',
-    historyLimitBytes: args.historyLimitBytes ?? undefined,
+    historyLimitBytes: args.historyLimitBytes ?? undefined, literalSearch: false,
   });
   try {
     if (args.command === 'mcp') {

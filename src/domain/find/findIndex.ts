@@ -4,7 +4,7 @@
 // few results a page shows.
 import { foldCase } from '../fold.js';
 import { hasFilters, type FindKind, type FindQuery, type FindTerm } from './query.js';
-import { RankIndex, type RankTerm } from './rankIndex.js';
+import { RankIndex, type RankDump, type RankTerm } from './rankIndex.js';
 import { terms } from './terms.js';
 
 export interface FindDoc {
@@ -52,8 +52,21 @@ export function docKey(kind: FindKind, id: string): string {
 }
 
 export class FindIndex {
-  private readonly rank = new RankIndex<FindEntry>();
   private readonly entries = new Map<string, FindEntry>();
+
+  constructor(private readonly rank = new RankIndex<FindEntry>()) {
+    for (const entry of rank.liveValues()) this.entries.set(entry.key, entry);
+  }
+
+  /** An index holding what dump() gave (see RankIndex.restore(); throws on one that does not hold together). */
+  static async restore(dump: RankDump<FindEntry>, between: () => Promise<void>): Promise<FindIndex> {
+    return new FindIndex(await RankIndex.restore(dump, (entry) => entry.key, between));
+  }
+
+  /** What savedIndex.ts writes (see RankIndex.dump()). */
+  dump(between: () => Promise<void>): Promise<RankDump<FindEntry>> {
+    return this.rank.dump(between);
+  }
 
   get size(): number {
     return this.entries.size;

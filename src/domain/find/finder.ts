@@ -1,7 +1,9 @@
 // The ranked search as the service runs it: a FindIndex kept in step with the stores (plans, memory
-// entries, archived plans, sessions) and the answer to a query, snippets included. The index is derived
-// data that is not persisted: it is built in the background after start, in time slices, while queries are
-// answered from what it holds so far, and each change the watchers report is taken in as it comes.
+// entries, archived plans, sessions) and the answer to a query, snippets included. The index is built in the
+// background after start, in time slices, while queries are answered from what it holds so far, and each
+// change the watchers report is taken in as it comes. It is kept in the cache between runs (savedIndex.ts):
+// a start restores it, and its first pass then only checks each document's stamp.
+import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
@@ -15,6 +17,7 @@ import { termsInPieces } from './terms.js';
 import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
 import { KeptTexts } from './keptTexts.js';
+import { decodeIndex, encodeIndex } from './savedIndex.js';
 
 export { FindQueryError, isFindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -46,12 +49,26 @@ export interface FinderSources {
   memory: MemoryStore;
   history: HistoryKeeper;
   logger: Logger;
-  /** Work that goes first: the first build waits for it. */
-  after?: () => Promise<void>;
+  /** Work that goes first: the first pass waits for it (`restored`: the pass only checks a saved index). */
+  after?: (restored: boolean) => Promise<void>;
+  /** Resolves once the transcripts' facts are all at hand: the sessions and the archive wait for it. */
+  sessionsReady?: () => Promise<void>;
+  /** Where the index is kept between runs (none: it is built at every start). */
+  saved?: SavedIndexFile | null;
 }
 
-type Part = 'plans' | 'memory' | 'sessions' | 'archive';
+/** The cache file the index is kept in (domain/cacheFile.ts). */
+export interface SavedIndexFile {
+  read(): Buffer | null;
+  write(bytes: Buffer): Promise<true | string>;
+}
+
+type Part = 'plans' | 'memory' | 'sessions' | 'archive' | 'save';
 const PARTS: readonly Part[] = ['plans', 'memory', 'sessions', 'archive'];
+/** The order updates are taken in: the index is saved once the rest is up to date. */
+const ORDER: readonly Part[] = [...PARTS, 'save'];
+/** How long after a change the index is saved again (a save writes the whole index). */
+const SAVE_DELAY_MS = 60_000;
 /** Bytes of a plan or memory file read for indexing (BODY_CHARS of text at most are indexed). */
 const READ_BYTES = BODY_CHARS * 4;
 /**
@@ -93,7 +110,7 @@ interface SessionSource {
 }
 
 export class Finder {
-  private readonly index = new FindIndex();
+  private index = new FindIndex();
   /** What each document was built from (a stamp per key): unchanged documents are not read again. */
   private readonly stamps = new Map<string, string>();
   private sessionSources = new Map<string, SessionSource>();
@@ -109,6 +126,13 @@ export class Finder {
     this.markBuilt = resolve;
   });
   private firstPass = true;
+  /** The index was restored from the cache at start. */
+  private restored = false;
+  /** Documents were put or removed since the index was last saved. */
+  private unsaved = false;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** The save under way: a stop waits for it, so a short-lived process keeps what it built. */
+  private saving: Promise<void> | null = null;
 
   constructor(private readonly o: FinderSources) {}
 
@@ -121,8 +145,62 @@ export class Finder {
     this.schedule();
   }
 
-  stop(): void {
+  /**
+   * Stops the upkeep. A change waiting for its save is saved now when the index is up to date (not while an
+   * update runs: a stop does not wait for a build).
+   */
+  async stop(): Promise<void> {
+    const unsavedChange = this.saveTimer !== null;
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     this.stopped = true;
+    if (unsavedChange && this.running === null && this.dirty.size === 0) await this.save(new TimeSlicer(INDEX_SLICE_MS));
+    await this.saving;
+  }
+
+  /**
+   * Takes the index the last run saved, when there is one of these rules (in slices: nothing is indexed
+   * yet, and queries meanwhile see an empty index); a broken one is set aside and the index built again.
+   */
+  private async restore(slicer: TimeSlicer): Promise<void> {
+    try {
+      const bytes = this.o.saved?.read() ?? null;
+      if (bytes === null) return;
+      await slicer.pause();
+      const saved = await decodeIndex(bytes, () => slicer.pause());
+      if (saved === null) return;
+      this.index = await FindIndex.restore(saved.dump, () => slicer.pause());
+      for (const [key, stamp] of saved.stamps) if (this.index.has(key)) this.stamps.set(key, stamp);
+      this.restored = true;
+    } catch (error) {
+      this.o.logger.warn(`search index: the saved index is not usable, it is built again (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  /** Writes the index and its stamps to the cache (inside drain(): nothing changes them meanwhile). */
+  private save(slicer: TimeSlicer): Promise<void> {
+    if (!this.unsaved || this.o.saved == null) return Promise.resolve();
+    this.saving = this.saveNow(this.o.saved, slicer).finally(() => (this.saving = null));
+    return this.saving;
+  }
+
+  private async saveNow(file: SavedIndexFile, slicer: TimeSlicer): Promise<void> {
+    this.unsaved = false;
+    const stamps = [...this.stamps];
+    const dump = await this.index.dump(() => slicer.maybeYield());
+    await slicer.pause();
+    const written = await file.write(encodeIndex({ dump, stamps }));
+    if (written !== true) this.o.logger.warn(`search index: not saved (${written})`);
+  }
+
+  /** A save after a change: at once after the first pass, else within SAVE_DELAY_MS. */
+  private saveLater(): void {
+    if (!this.unsaved || this.o.saved == null || this.saveTimer !== null || this.stopped) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.changed('save');
+    }, this.firstPass ? 0 : SAVE_DELAY_MS);
+    this.saveTimer.unref();
   }
 
   /** The stores report a change: those parts are brought up to date next (at once when idle). */
@@ -254,16 +332,23 @@ export class Finder {
   }
 
   private async drain(): Promise<void> {
-    if (this.firstPass) await this.o.after?.();
     const slicer = new TimeSlicer(INDEX_SLICE_MS);
+    if (this.firstPass) {
+      await this.restore(slicer);
+      await this.o.after?.(this.restored);
+    }
     while (this.dirty.size > 0 && !this.stopped) {
-      const part = PARTS.find((p) => this.dirty.has(p))!;
+      const part = ORDER.find((p) => this.dirty.has(p))!;
       this.dirty.delete(part);
       try {
         if (part === 'plans') await this.syncPlans(slicer);
         else if (part === 'memory') await this.syncMemory(slicer);
-        else if (part === 'sessions') await this.syncSessions(slicer);
-        else await this.syncArchive(slicer);
+        else if (part === 'save') await this.save(slicer);
+        else {
+          await this.o.sessionsReady?.();
+          if (part === 'sessions') await this.syncSessions(slicer);
+          else await this.syncArchive(slicer);
+        }
       } catch (error) {
         this.o.logger.warn(`search index: ${part} not updated: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -271,7 +356,10 @@ export class Finder {
     if (this.firstPass && !this.stopped) {
       this.firstPass = false;
       this.markBuilt();
+      // A process may be short-lived (an MCP server per Claude Code session): the first build is saved now.
+      await this.save(slicer);
     }
+    this.saveLater();
   }
 
   /** Puts the documents of one part that changed, removes those gone. */
@@ -298,9 +386,11 @@ export class Finder {
     const body = bodyOf(doc);
     const bodyTerms = body.length > TERMS_PIECE_CHARS ? await termsInPieces(body, TERMS_PIECE_CHARS, () => slicer.maybeYield()) : undefined;
     await this.index.put(doc, bodyTerms, () => slicer.due(), () => slicer.pause());
+    this.unsaved = true;
   }
 
   private forget(key: string): void {
+    if (this.index.has(key)) this.unsaved = true;
     this.index.remove(key);
     this.stamps.delete(key);
   }
@@ -437,7 +527,8 @@ export class Finder {
       const cwd = this.o.history.index.cwdOf(id);
       const project = cwd === null ? null : projectName(cwd);
       current.set(docKey('session', id), {
-        stamp: JSON.stringify([title, f.firstPrompt, f.lastPrompt, modified, project]),
+        // A digest: the prompts can be long, and the stamps are saved with the index.
+        stamp: createHash('sha256').update(JSON.stringify([title, f.firstPrompt, f.lastPrompt, modified, project])).digest('base64'),
         doc: () => Promise.resolve({
           kind: 'session', id, title: title ?? clip(f.firstPrompt) ?? id, name: '', description: '',
           body: [f.firstPrompt, f.lastPrompt].filter((t) => t !== null).join('\n'), project, modified, type: null,

@@ -8,9 +8,15 @@
  * (docs/decisions.md, D46).
  */
 export class Postings {
-  pairs = new Uint32Array(4);
-  /** Documents held: pairs [0, 2 * length) are in use. */
-  length = 0;
+  /**
+   * `pairs` may be a view into a larger buffer (a restored index: savedIndex.ts) holding exactly `length`
+   * pairs: push() then grows it into an array of its own and never writes into the buffer.
+   */
+  constructor(
+    public pairs: Uint32Array = new Uint32Array(4),
+    /** Documents held: pairs [0, 2 * length) are in use. */
+    public length = 0,
+  ) {}
 
   push(slot: number, count: number): void {
     if (2 * this.length === this.pairs.length) {

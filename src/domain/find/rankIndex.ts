@@ -39,6 +39,14 @@ export interface PreparedQuery {
   words: Map<string, { weight: number; postings: TermPostings; typo: boolean }>[];
 }
 
+/** What dump() gives and restore() takes: documents in slot order, lengths by field, each term's pairs by field. */
+export interface RankDump<T> {
+  values: T[];
+  lengths: Uint32Array[];
+  terms: string[];
+  postings: Uint32Array<ArrayBuffer>[][];
+}
+
 export class RankIndex<T> {
   private readonly dict = new SearchableMap<TermPostings>();
   /** By slot: the document's key, null once removed. */
@@ -59,6 +67,11 @@ export class RankIndex<T> {
 
   get size(): number {
     return this.slots.size;
+  }
+
+  /** The live documents' values, in slot order. */
+  *liveValues(): IterableIterator<T> {
+    for (const value of this.values) if (value !== null) yield value;
   }
 
   /**
@@ -205,6 +218,88 @@ export class RankIndex<T> {
       for (const p of postings) if (p !== undefined) bytes += 4 + 8 * p.length;
     }
     return bytes;
+  }
+
+  /**
+   * The live documents, slots renumbered in order, and every term's postings in those slots: what
+   * savedIndex.ts writes. `between` is awaited every few thousand terms (the caller keeps other changes out).
+   */
+  async dump(between: () => Promise<void>): Promise<RankDump<T>> {
+    const renumbered = new Int32Array(this.keys.length).fill(-1);
+    const values: T[] = [];
+    const live: number[] = [];
+    for (const [slot, key] of this.keys.entries()) {
+      if (key === null) continue;
+      renumbered[slot] = values.length;
+      values.push(this.values[slot]!);
+      live.push(slot);
+    }
+    const lengths = this.lengths.map((byField) => Uint32Array.from(live, (slot) => byField[slot]!));
+    const terms: string[] = [];
+    const postings: Uint32Array<ArrayBuffer>[][] = [];
+    let step = 0;
+    for (const [term, byField] of this.dict) {
+      if (++step % 4096 === 0) await between();
+      const fields: Uint32Array<ArrayBuffer>[] = [];
+      let any = false;
+      for (let f = 0; f < FIELDS; f++) {
+        const p = byField[f];
+        const kept: number[] = [];
+        for (let i = 0; p !== undefined && i < p.length; i++) {
+          const slot = renumbered[p.slot(i)]!;
+          if (slot >= 0) kept.push(slot, p.count(i));
+        }
+        fields.push(Uint32Array.from(kept));
+        any ||= kept.length > 0;
+      }
+      if (!any) continue;
+      terms.push(term);
+      postings.push(fields);
+    }
+    return { values, lengths, terms, postings };
+  }
+
+  /**
+   * An index holding what dump() gave, documents keyed by `keyOf(value)`. Postings may be views into one
+   * shared buffer (see Postings).
+   * Throws on a dump that does not hold together (a slot out of range or out of order). `between` is
+   * awaited every few thousand terms; nothing else sees the index until it is whole.
+   */
+  static async restore<T>(dump: RankDump<T>, keyOf: (value: T) => string, between: () => Promise<void>, compactAfter?: number): Promise<RankIndex<T>> {
+    const index = new RankIndex<T>(compactAfter);
+    const n = dump.values.length;
+    if (dump.lengths.length !== FIELDS || dump.lengths.some((l) => l.length !== n) || dump.terms.length !== dump.postings.length) {
+      throw new Error('saved index: sizes disagree');
+    }
+    index.values = [...dump.values];
+    index.keys = index.values.map((value, slot) => {
+      const key = keyOf(value as T);
+      index.slots.set(key, slot);
+      return key;
+    });
+    if (index.slots.size !== n) throw new Error('saved index: a key twice');
+    index.lengths = dump.lengths.map((byField, f) => {
+      const out = Array.from(byField);
+      index.sums[f] = out.reduce((a, b) => a + b, 0);
+      return out;
+    });
+    for (const [t, term] of dump.terms.entries()) {
+      if (t % 4096 === 4095) await between();
+      const byField: TermPostings = [];
+      for (let f = 0; f < FIELDS; f++) {
+        const pairs = dump.postings[t]![f]!;
+        if (pairs.length % 2 !== 0) throw new Error('saved index: a torn posting');
+        let last = -1;
+        for (let i = 0; i < pairs.length; i += 2) {
+          if (pairs[i]! <= last || pairs[i]! >= n) throw new Error('saved index: a slot out of order');
+          last = pairs[i]!;
+        }
+        if (pairs.length === 0) continue;
+        byField[f] = new Postings(pairs, pairs.length / 2);
+      }
+      index.dict.set(term, byField);
+    }
+    return index;
   }
 
   /** The dictionary terms a query word matches, each with its best weight and whether that came by a typo. */

@@ -1,0 +1,155 @@
+// The find index as the cache keeps it between runs, so a fresh process (Claude Code starts
+// `plan-memory-viewer mcp` in every session) answers its first complete search from it instead of reading
+// and folding every plan again (docs/decisions.md, D62). One binary file: a JSON header (the rules it was
+// derived under, each document's stamp and listing facts, the terms) and then the numbers as 32-bit words
+// (the fields' lengths, each term's postings). Whatever does not hold together is refused whole.
+import { CacheFile } from '../cacheFile.js';
+import { DERIVATION_VERSION } from '../derivation.js';
+import { docKey, type FindEntry } from './findIndex.js';
+import type { FindKind } from './query.js';
+import type { RankDump } from './rankIndex.js';
+
+/**
+ * The rules of the find index itself (the words a text is cut into, the fields and what fills them): bump
+ * it when they change, so no run restores an index another version built.
+ */
+export const FIND_RULES_VERSION = 1;
+const MAGIC = 0x464d5650; // "PVMF"
+const FIELDS = 5;
+const KINDS: readonly FindKind[] = ['plan', 'memory', 'session'];
+
+export interface SavedIndex {
+  dump: RankDump<FindEntry>;
+  /** What each document was built from (Finder's stamps), by key. */
+  stamps: [key: string, stamp: string][];
+}
+
+/** The JSON blocks the file starts with, in this order (each parsed on its own turn). */
+interface Blocks {
+  meta: { derivation: number; rules: number };
+  stamps: [string, string][];
+  entries: [FindKind, string, string, string | null, string, string | null][];
+  terms: string[];
+}
+const BLOCKS = ['meta', 'stamps', 'entries', 'terms'] as const;
+
+/** A saved index larger than this is not read (a home ten times the benchmark's saves ~100 MB). */
+const MAX_SAVED_BYTES = 512 * 1024 * 1024;
+
+/** The cache file of the index of the home `claudeDir` (`find-<hash>.bin` in the cache dir). */
+export function savedIndexFile(cacheDir: string, claudeDir: string): { read(): Buffer | null; write(bytes: Buffer): Promise<true | string> } {
+  const file = new CacheFile(cacheDir, 'find', claudeDir, MAX_SAVED_BYTES);
+  return { read: () => file.readBytes('bin'), write: (bytes) => file.writeBytes('bin', bytes) };
+}
+
+/**
+ * The file's bytes: the magic word, then each JSON block as its byte length and its UTF-8 padded to a
+ * 4-byte boundary, then the numbers: the fields' lengths (FIELDS words per document), then for each term
+ * and field a count of pairs and the (slot, count) pairs.
+ */
+export function encodeIndex(saved: SavedIndex): Buffer {
+  const { dump } = saved;
+  const blocks: Blocks = {
+    meta: { derivation: DERIVATION_VERSION, rules: FIND_RULES_VERSION },
+    stamps: saved.stamps,
+    entries: dump.values.map((e) => [e.kind, e.id, e.title, e.project, e.modified, e.type]),
+    terms: dump.terms,
+  };
+  const jsons = BLOCKS.map((name) => Buffer.from(JSON.stringify(blocks[name]), 'utf8'));
+  const head = 4 + jsons.reduce((sum, json) => sum + 4 + padded(json.length), 0);
+  let words = FIELDS * dump.values.length;
+  for (const fields of dump.postings) for (const pairs of fields) words += 1 + pairs.length;
+  const out = Buffer.alloc(head + 4 * words, 0x20);
+  out.writeUInt32LE(MAGIC, 0);
+  let offset = 4;
+  for (const json of jsons) {
+    out.writeUInt32LE(json.length, offset);
+    json.copy(out, offset + 4);
+    offset += 4 + padded(json.length);
+  }
+  const numbers = new Uint32Array(out.buffer, out.byteOffset + head, words);
+  let at = 0;
+  for (const lengths of dump.lengths) {
+    numbers.set(lengths, at);
+    at += lengths.length;
+  }
+  for (const fields of dump.postings) {
+    for (const pairs of fields) {
+      numbers[at++] = pairs.length / 2;
+      numbers.set(pairs, at);
+      at += pairs.length;
+    }
+  }
+  return out;
+}
+
+/**
+ * The saved index in `bytes`, or null when another version of the rules derived it; throws when they are
+ * corrupt. `between` is awaited between the blocks, so no turn parses more than one.
+ */
+export async function decodeIndex(bytes: Buffer, between: () => Promise<void>): Promise<SavedIndex | null> {
+  if (bytes.length < 4 || bytes.readUInt32LE(0) !== MAGIC) throw new Error('not a saved find index');
+  let offset = 4;
+  const parsed: Partial<Record<(typeof BLOCKS)[number], unknown>> = {};
+  for (const name of BLOCKS) {
+    if (offset + 4 > bytes.length) throw new Error('saved find index: torn');
+    const length = bytes.readUInt32LE(offset);
+    if (offset + 4 + length > bytes.length) throw new Error('saved find index: torn');
+    parsed[name] = JSON.parse(bytes.toString('utf8', offset + 4, offset + 4 + length)) as unknown;
+    offset += 4 + padded(length);
+    if (name === 'meta') {
+      const meta = parsed.meta as Blocks['meta'] | null;
+      if (meta?.derivation !== DERIVATION_VERSION || meta.rules !== FIND_RULES_VERSION) return null;
+    }
+    await between();
+  }
+  const blocks = checked(parsed);
+  if (offset > bytes.length || (bytes.length - offset) % 4 !== 0) throw new Error('saved find index: torn');
+  // The numbers are read in place when the buffer allows 4-byte words there, else from a copy.
+  const start = bytes.byteOffset + offset;
+  const count = (bytes.length - offset) / 4;
+  const numbers = start % 4 === 0 && bytes.buffer instanceof ArrayBuffer
+    ? new Uint32Array(bytes.buffer, start, count)
+    : new Uint32Array(Uint8Array.prototype.slice.call(bytes, offset).buffer);
+  const n = blocks.entries.length;
+  let at = 0;
+  const take = (words: number): Uint32Array<ArrayBuffer> => {
+    if (at + words > numbers.length) throw new Error('saved find index: torn');
+    const view = words === 0 ? NONE : numbers.subarray(at, at + words);
+    at += words;
+    return view;
+  };
+  const lengths = Array.from({ length: FIELDS }, () => take(n));
+  const postings: Uint32Array<ArrayBuffer>[][] = [];
+  for (let t = 0; t < blocks.terms.length; t++) {
+    if (t % 8192 === 8191) await between();
+    const fields: Uint32Array<ArrayBuffer>[] = [];
+    for (let f = 0; f < FIELDS; f++) {
+      if (at >= numbers.length) throw new Error('saved find index: torn');
+      const pairs = numbers[at++]!;
+      fields.push(take(2 * pairs));
+    }
+    postings.push(fields);
+  }
+  if (at !== numbers.length) throw new Error('saved find index: trailing words');
+  const values: FindEntry[] = blocks.entries.map(([kind, id, title, project, modified, type]) => ({ key: docKey(kind, id), kind, id, title, project, modified, type }));
+  return { dump: { values, lengths, terms: blocks.terms, postings }, stamps: blocks.stamps };
+}
+
+const NONE = new Uint32Array(0);
+
+function padded(length: number): number {
+  return Math.ceil(length / 4) * 4;
+}
+
+function checked(parsed: Partial<Record<(typeof BLOCKS)[number], unknown>>): Blocks {
+  const str = (v: unknown): boolean => typeof v === 'string';
+  const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
+  const { stamps, entries, terms } = parsed;
+  const ok = Array.isArray(stamps) && stamps.every((s) => Array.isArray(s) && s.length === 2 && str(s[0]) && str(s[1]))
+    && Array.isArray(terms) && terms.every(str)
+    && Array.isArray(entries) && entries.every((e) => Array.isArray(e) && e.length === 6 && KINDS.includes(e[0] as FindKind)
+      && str(e[1]) && str(e[2]) && strOrNull(e[3]) && str(e[4]) && strOrNull(e[5]));
+  if (!ok) throw new Error('saved find index: header');
+  return parsed as Blocks;
+}
