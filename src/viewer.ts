@@ -144,7 +144,7 @@ export class Viewer {
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
-      this.finder.changed('plans');
+      this.finder.plansChanged(change);
       this.history.planChanged(change);
       this.emit({ type: 'plans', ...change });
     });

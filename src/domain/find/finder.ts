@@ -9,7 +9,8 @@ import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
-import type { PlanStore } from '../plans/planStore.js';
+import type { PlanChange, PlanStore } from '../plans/planStore.js';
+import type { PlanMetadata } from '../types.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
 import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
@@ -133,6 +134,8 @@ export class Finder {
   private saveTimer: NodeJS.Timeout | null = null;
   /** The save under way: a stop waits for it, so a short-lived process keeps what it built. */
   private saving: Promise<void> | null = null;
+  /** The plans named by notices since the plans were last synced; null: every plan is compared. */
+  private plansPending: Set<string> | null = null;
 
   constructor(private readonly o: FinderSources) {}
 
@@ -203,9 +206,22 @@ export class Finder {
     this.saveTimer.unref();
   }
 
-  /** The stores report a change: those parts are brought up to date next (at once when idle). */
+  /** The stores report a change: those parts are brought up to date next (at once when idle), every document compared. */
   changed(...parts: Part[]): void {
+    if (parts.includes('plans')) this.plansPending = null;
     for (const part of parts) this.dirty.add(part);
+    if (this.started) this.schedule();
+  }
+
+  /**
+   * The plan reader's notice: only the plans it names are looked at again. A notice naming none (the
+   * sessions' links moved: any plan's project may have) compares every plan.
+   */
+  plansChanged(change: PlanChange): void {
+    const names = [...change.changed, ...change.removed];
+    if (names.length === 0) return this.changed('plans');
+    for (const name of names) this.plansPending?.add(name);
+    this.dirty.add('plans');
     if (this.started) this.schedule();
   }
 
@@ -396,11 +412,22 @@ export class Finder {
   }
 
   private async syncPlans(slicer: TimeSlicer): Promise<void> {
+    const named = this.plansPending;
+    this.plansPending = new Set();
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    // The listing is one long step on a large home: a slice of its own, as the archive's (syncArchive).
-    await slicer.pause();
-    const plans = this.o.plans.list();
-    await slicer.maybeYield();
+    let plans: PlanMetadata[];
+    if (named === null) {
+      // The listing is one long step on a large home: a slice of its own, as the archive's (syncArchive).
+      await slicer.pause();
+      plans = this.o.plans.list();
+      await slicer.maybeYield();
+    } else {
+      plans = [];
+      for (const name of named) {
+        const plan = this.o.plans.find(name);
+        if (plan !== undefined) plans.push(plan);
+      }
+    }
     for (const plan of plans) {
       current.set(docKey('plan', plan.filename), {
         stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
@@ -415,8 +442,10 @@ export class Finder {
     }
     // Archived plans share the plan keys (a plan back on disk replaces its archived document); they are the
     // archive part's to remove.
-    await this.sync((key, stamp) => key.startsWith('plan:') && !stamp.startsWith(ARCHIVED), slicer, current);
-    this.dirty.add('archive');
+    const owned = (key: string, stamp: string): boolean => key.startsWith('plan:') && !stamp.startsWith(ARCHIVED);
+    await this.sync(named === null ? owned : (key, stamp) => named.has(key.slice('plan:'.length)) && owned(key, stamp), slicer, current);
+    // A plan gone from disk may be an archived one now.
+    if (named === null || plans.length < named.size) this.dirty.add('archive');
   }
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
