@@ -44,9 +44,10 @@ describe('the Outcome tab', () => {
     await expect.poll(async () => (await query(page)).get('ptab')).toBe('outcome');
     const panel = page.getByTestId('outcome');
     await panel.waitFor();
-    // $0.30 + $0.30 of Sonnet 4.5: 100,000 × 3 / 1e6 and 20,000 × 15 / 1e6.
+    // 2 min from the approval's answer (10:03) to the last work (10:05); $0.30 + $0.30 of Sonnet 4.5:
+    // 100,000 × 3 / 1e6 and 20,000 × 15 / 1e6.
     await expect.poll(() => page.locator('.outcome-glance').textContent()).toBe(
-      '2 of 3 steps done, 0 partly, 1 without evidence · 1 file (+2 −0) · 0 commits · tests passing · 0 s active of 3 min · $0.600',
+      '2 of 3 steps done, 0 partly, 1 without evidence · 1 file (+2 −0) · 0 commits · tests passing · 0 s active of 2 min · $0.600',
     );
     expect(await page.locator('.outcome-steps tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('.step-chip')!.textContent))).toEqual(['done', 'done', 'no evidence']);
     expect(await panel.textContent()).toContain('a heuristic');

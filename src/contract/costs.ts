@@ -6,7 +6,7 @@ const Type = { Array: TArray, Integer, Literal, Number: TNumber, Object: TObject
 
 export const CostRowSchema = Type.Object({
   key: Type.String({ description: 'The day (YYYY-MM-DD, UTC), the project name, or the plan\'s file name; "(none)" for answers outside any' }),
-  costUsd: Type.Number({ description: 'Tokens priced with the table of pricesAsOf' }),
+  costUsd: Type.Number({ description: 'Tokens priced with the table of pricesAsOf; a session whose transcript states its own total (cost-state) counts that total, spread over its answers as their prices are' }),
   activeMs: Type.Integer({ description: 'Turn durations (system turn_duration lines)' }),
   tokens: Type.Integer({ description: 'Input, output and cache tokens, priced or not' }),
   sessions: Type.Integer({ description: 'Sessions with answers in the group' }),

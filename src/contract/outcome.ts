@@ -53,7 +53,7 @@ export const PlanOutcomeSchema = Type.Object({
   commits: Type.Array(Type.Object({ at: NullableString('When'), message: NullableString('First line of its message') }, { additionalProperties: false })),
   pullRequests: Type.Array(Type.Object({ url: Type.String(), number: NullableNumber('Its number'), at: NullableString('When') }, { additionalProperties: false })),
   tasks: Type.Array(Type.Object({ content: Type.String(), status: Type.String({ description: 'pending, in_progress, completed, or what the list said' }) }, { additionalProperties: false }), {
-    description: 'The last TodoWrite list written in the windows, as it stood',
+    description: 'The task list at the end of the windows: the last TodoWrite list, with the tasks TaskCreate added and TaskUpdate changed (deleted ones gone)',
   }),
   subagents: Type.Integer({ description: 'Subagents started (Task / Agent calls) in the windows' }),
   steps: Type.Array(Type.Object({

@@ -133,10 +133,11 @@ describe('a plan rewritten by Write, Edit and MultiEdit', () => {
 
   it('shows plan mode around the versions: entered, rejected with the user\'s words, approved, exited', async () => {
     const h = await history('dark-mode-happy-otter.md');
+    // A rejection or an approval is dated by the person's answer (the result line), not by the call.
     expect(h.events).toEqual([
       { at: at(1), kind: 'plan-mode-entered', sessionId: A, feedback: null },
-      { at: at(6), kind: 'plan-rejected', sessionId: A, feedback: 'Add tests first, please.' },
-      { at: at(11), kind: 'plan-approved', sessionId: A, feedback: null },
+      { at: at(7), kind: 'plan-rejected', sessionId: A, feedback: 'Add tests first, please.' },
+      { at: at(12), kind: 'plan-approved', sessionId: A, feedback: null },
       { at: at(13), kind: 'plan-mode-exited', sessionId: A, feedback: null },
     ]);
   });

@@ -90,8 +90,9 @@ describe('a plan\'s outcome', () => {
     const outcome = await server.json<PlanOutcome>('/api/plans/theme-toggle-calm-owl.md/outcome');
     new OpenApiChecker(await server.json<Record<string, unknown>>('/api/openapi.json')).assertResponse('GET', '/api/plans/{filename}/outcome', 200, 'application/json', outcome);
     expect(outcome.status).toBe('approved');
-    // One window: the rejection starts none; the write of another plan ends it, and that plan's approval is not this one's.
-    expect(outcome.windows.map((w) => [w.approvedAt, w.endedAt, w.lastWorkAt])).toEqual([[at(4), at(12, 30), at(12)]]);
+    // One window, from the approval's answer (10:05; the call put the plan before the person at 10:04): the rejection
+    // starts none; the write of another plan ends it, and that plan's approval is not this one's.
+    expect(outcome.windows.map((w) => [w.approvedAt, w.endedAt, w.lastWorkAt])).toEqual([[at(5), at(12, 30), at(12)]]);
     // theme.ts: the patch's 2 added and 1 removed (modified by the person), and the subagent's 1 added.
     expect(outcome.files).toEqual([
       { path: expect.stringMatching(/src\/theme\.ts$/) as unknown as string, edits: 2, added: 3, removed: 1, userModified: true, failed: 0 },
@@ -116,8 +117,8 @@ describe('a plan\'s outcome', () => {
     ]);
     expect(outcome.unplannedFiles.map((f) => path.basename(f))).toEqual(['toggle.tsx']);
     expect(outcome.unverified).toEqual([]);
-    // From the approval (10:04) to the last work (the turn at 10:12); 5 minutes of it active.
-    expect(outcome.time).toEqual({ wallMs: 480_000, activeMs: 300_000, waitingMs: 180_000 });
+    // From the approval (10:05) to the last work (the turn at 10:12); 5 minutes of it active.
+    expect(outcome.time).toEqual({ wallMs: 420_000, activeMs: 300_000, waitingMs: 120_000 });
     // Opus 4.5: (1,000 × 5 + 2,000 × 25 + 4,000 × 6.25 + 10,000 × 0.5) / 1e6 = 0.085; Sonnet 4.5: (500 × 3 + 100 × 15) / 1e6 = 0.003.
     expect(outcome.tokens.byModel.map((m) => [m.model, m.input, m.output, m.cacheRead, m.cacheWrite, m.costUsd === null ? null : Number(m.costUsd.toFixed(6))])).toEqual([
       ['claude-opus-4-5', 1000, 2000, 10000, 4000, 0.085],
@@ -132,7 +133,7 @@ describe('a plan\'s outcome', () => {
     expect((await server.get('/api/plans/nope.md/outcome')).status).toBe(404);
     const next = await server.json<PlanOutcome>('/api/plans/next-plan-brave-fox.md/outcome');
     expect(next.status).toBe('approved');
-    expect(next.windows.map((w) => w.approvedAt)).toEqual([at(13)]);
+    expect(next.windows.map((w) => w.approvedAt)).toEqual([at(13, 30)]);
     expect(next.files.map((f) => path.basename(f.path))).toEqual(['other.ts']);
   });
 });

@@ -165,8 +165,9 @@ describe('facts wherever they sit in a line', () => {
     const story = await history('cache-the-user-list-brave-heron.md');
     const events = story.events.filter((e) => e.kind === 'plan-approved' || e.kind === 'plan-rejected');
     expect(events.map((e) => [e.kind, e.at, e.feedback])).toEqual([
-      ['plan-rejected', at(2), 'Add a TTL, entries go stale'],
-      ['plan-approved', at(5), null],
+      // Dated by the answers (their result lines), a minute after each call.
+      ['plan-rejected', at(3), 'Add a TTL, entries go stale'],
+      ['plan-approved', at(6), null],
     ]);
     expect(story.versions.map((v) => v.source)).toEqual(['write', 'write']);
   });
@@ -231,6 +232,6 @@ describe('2.1.228: ExitPlanMode with the plan', () => {
     const approved = story.versions[1]!;
     expect([approved.at, approved.sessionId]).toEqual([at(2), S6]);
     expect(await version('export-to-csv-jolly-wren.md', approved.id)).toBe(APPROVED_TEXT);
-    expect(story.events.filter((e) => e.kind === 'plan-approved').map((e) => e.at)).toEqual([at(2)]);
+    expect(story.events.filter((e) => e.kind === 'plan-approved').map((e) => e.at)).toEqual([at(3)]);
   });
 });

@@ -225,7 +225,8 @@ function storyEvents(modes: readonly ModeChange[], exits: readonly LoggedExit[])
   const events: StoryEvent[] = [
     ...modes.map((m): StoryEvent => ({ at: m.at, kind: m.kind === 'entered' ? 'plan-mode-entered' : 'plan-mode-exited', sessionId: m.sessionId, feedback: null })),
     ...exits.filter((e) => e.result !== null).map((e): StoryEvent => ({
-      at: e.at, kind: e.result === 'approved' ? 'plan-approved' : 'plan-rejected', sessionId: e.sessionId, feedback: e.feedback,
+      // The answer's time, not the call's: a person may read a plan for minutes before approving it.
+      at: e.answeredAt ?? e.at, kind: e.result === 'approved' ? 'plan-approved' : 'plan-rejected', sessionId: e.sessionId, feedback: e.feedback,
     })),
   ];
   return events.sort((a, b) => compareTimes(a.at, b.at));

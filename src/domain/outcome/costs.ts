@@ -1,6 +1,8 @@
 // Cost and active time across the home: every model answer's tokens (the work extractor's usage rows)
 // priced with the package's table, grouped by day (UTC), by project (the cwd the session started in) or by
 // plan (the plan the session last wrote before the answer, none before its first plan), between two dates.
+// A session whose transcript states its own total (a `cost-state` line) is held to it: its answers' prices
+// are scaled so that they sum to that total, which keeps its spread over days and plans.
 import path from 'node:path';
 import type { CostRow } from '../../contract/costs.js';
 import { projectName } from '../files.js';
@@ -38,6 +40,7 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
     }
   }
   for (const list of plansOf.values()) list.sort((a, b) => a.t - b.t);
+  const scale = sessionScales(facts);
   const keyOf = (sessionId: string | null, t: number): string =>
     q.by === 'day' ? new Date(t).toISOString().slice(0, 10)
     : q.by === 'project' ? (sessionId === null ? NONE : projectOf.get(sessionId) ?? NONE)
@@ -60,7 +63,7 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
       const tokens = u.input + u.output + u.cacheRead + u.cacheWrite;
       row.tokens += tokens;
       if (cost === null) unpricedTokens += tokens;
-      else row.costUsd += cost;
+      else row.costUsd += cost * (sessionId === null ? 1 : scale.get(sessionId) ?? 1);
       if (sessionId !== null) {
         const set = sessions.get(key) ?? new Set<string>();
         set.add(sessionId);
@@ -76,6 +79,31 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
   const list = [...rows.values()];
   list.sort(q.by === 'day' ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.costUsd - a.costUsd || (a.key < b.key ? -1 : 1));
   return { rows: list, unpricedTokens };
+}
+
+/**
+ * By session, what its priced answers are multiplied by so that they sum to the total its `cost-state` line
+ * states (sessions without one, or with no priced answer to scale, are not listed).
+ */
+function sessionScales(facts: readonly [string, LogFacts][]): Map<string, number> {
+  const stated = new Map<string, number>();
+  for (const [, f] of facts) {
+    for (const [sessionId, card] of f.cards.sessions) {
+      if (card.costUsd !== null && Number.isFinite(card.costUsd) && card.costUsd >= 0) stated.set(sessionId, Math.max(card.costUsd, stated.get(sessionId) ?? 0));
+    }
+  }
+  const priced = new Map<string, number>();
+  for (const [file, f] of facts) {
+    const owner = logOwner(file).sessionId;
+    for (const u of f.work.usage) {
+      const sessionId = u.sessionId ?? owner;
+      const cost = sessionId === null || !stated.has(sessionId) ? null : costOf(u.model, u);
+      if (cost !== null) priced.set(sessionId!, (priced.get(sessionId!) ?? 0) + cost);
+    }
+  }
+  const scales = new Map<string, number>();
+  for (const [sessionId, total] of priced) if (total > 0) scales.set(sessionId, stated.get(sessionId)! / total);
+  return scales;
 }
 
 function planAt(plans: readonly { t: number; name: string }[], t: number): string | null {

@@ -8,8 +8,9 @@ import type { PlanEvent } from '../../contract/history.js';
 import type { LogFacts } from '../transcripts/extractors/index.js';
 import type { WorkCall } from '../transcripts/extractors/work.js';
 import { logOwner } from '../transcripts/transcriptReader.js';
-import { callInput, fileChange } from './callDetails.js';
+import { fileChange } from './callDetails.js';
 import { commandKind, commitMessage } from './commands.js';
+import { finalTasks, TASK_TOOLS } from './tasks.js';
 import { costOf, PRICES_AS_OF } from './pricing.js';
 import { askedVerification, matchSteps, unplannedFiles } from './steps.js';
 
@@ -62,7 +63,7 @@ export async function planOutcome(sources: OutcomeSources, filename: string): Pr
   const usage = new Map<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>();
   let activeMs = 0;
   let subagents = 0;
-  let lastTodo: { file: string; call: WorkCall } | null = null;
+  const taskCalls: { file: string; call: WorkCall }[] = [];
   const seenCalls = new Set<string>();
   for (const w of windows) {
     for (const [file, facts] of bySession.get(w.sessionId) ?? []) {
@@ -88,8 +89,8 @@ export async function planOutcome(sources: OutcomeSources, filename: string): Pr
             command: call.target, at: call.at, kind, failed: call.error, agentId: call.agentId,
             message: kind === 'commit' ? commitMessage(call.target) : null, t: time(call.at),
           });
-        } else if (call.name === 'TodoWrite') {
-          if (lastTodo === null || time(call.at) >= time(lastTodo.call.at)) lastTodo = { file, call };
+        } else if (TASK_TOOLS.has(call.name)) {
+          taskCalls.push({ file, call });
         } else if (AGENT_TOOLS.has(call.name) && call.agentId === null) {
           subagents++;
         }
@@ -121,7 +122,7 @@ export async function planOutcome(sources: OutcomeSources, filename: string): Pr
     const last = list.at(-1);
     return { runs: list.length, failed: list.filter((c) => c.failed === true).length, lastPassed: last === undefined || last.failed === null ? null : !last.failed };
   };
-  const tasks = lastTodo === null ? [] : todos(lastTodo.file, lastTodo.call);
+  const tasks = finalTasks(taskCalls.sort((a, b) => time(a.call.at) - time(b.call.at)));
   const changed = [...files.values()].filter((f) => f.edits > f.failed).map((f) => f.path);
   const tests = runs('test');
   const builds = runs('build');
@@ -196,14 +197,3 @@ function windowOf(sessionId: string, approvedAt: string, filename: string, logs:
   return { sessionId, from, to, approvedAt, endedAt, lastWork: from };
 }
 
-function todos(file: string, call: WorkCall): PlanOutcome['tasks'] {
-  const list = callInput(file, call)?.todos;
-  if (!Array.isArray(list)) return [];
-  const out: PlanOutcome['tasks'] = [];
-  for (const item of list) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { content, status } = item as Record<string, unknown>;
-    if (typeof content === 'string' && typeof status === 'string') out.push({ content: content.slice(0, 500), status: status.slice(0, 40) });
-  }
-  return out;
-}

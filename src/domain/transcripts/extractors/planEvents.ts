@@ -35,6 +35,8 @@ export interface ExitCall {
   planFilePath: string | null;
   /** null until its result is seen. */
   result: 'approved' | 'rejected' | null;
+  /** When the person answered: the result line's time (the call's is when the plan was put before them). */
+  answeredAt: string | null;
   /** The words the user typed when rejecting, if any. */
   feedback: string | null;
   /** The text the call put before the person, when the transcript holds it. */
@@ -59,7 +61,7 @@ export const planEvents: Extractor<PlanFacts> = {
   line: planLine,
   save: ({ writes, exits, modes }) => ({
     w: writes.map((w) => [w.tool, w.filePath, w.at, w.sessionId, w.agentId, w.line.start, w.line.end]),
-    x: exits.map((x) => [x.toolUseId, x.at, x.sessionId, x.planFilePath, x.result, x.feedback, x.text?.from ?? null, x.text?.line.start ?? 0, x.text?.line.end ?? 0]),
+    x: exits.map((x) => [x.toolUseId, x.at, x.sessionId, x.planFilePath, x.result, x.feedback, x.text?.from ?? null, x.text?.line.start ?? 0, x.text?.line.end ?? 0, x.answeredAt]),
     m: modes.map((m) => [m.kind, m.at, m.sessionId, m.planFilePath]),
   }),
   restore(saved) {
@@ -104,7 +106,7 @@ function toolCalls(facts: PlanFacts, line: LineView, head: LineHead): void {
       if (toolUseId === null) continue;
       const plan = input?.get(K.plan)?.kind === 'string';
       facts.exits.push({
-        toolUseId, at: head.at, sessionId: head.sessionId, planFilePath: member(input, K.planFilePath), result: null,
+        toolUseId, at: head.at, sessionId: head.sessionId, planFilePath: member(input, K.planFilePath), result: null, answeredAt: null,
         feedback: null, text: plan ? { line: head.line, from: 'input' } : null,
       });
     }
@@ -127,6 +129,7 @@ function answer(exit: ExitCall, item: NodeView, line: LineView, head: LineHead):
   const rejected = item.get(K.is_error)?.bool() === true;
   const text = resultText(item.get(K.content));
   exit.result = rejected ? 'rejected' : 'approved';
+  exit.answeredAt = head.at;
   exit.feedback = rejected ? rejectionFeedback(text) : null;
   if (rejected) return;
   const sidecar = line.node(K.toolUseResult);
@@ -169,12 +172,12 @@ function readWrite([tool, filePath, at, sessionId, agentId, start, end]: unknown
   return { tool, filePath, at, sessionId, agentId, line: { start: start as number, end: end as number } };
 }
 
-function readExit([toolUseId, at, sessionId, planFilePath, result, feedback, from, start, end]: unknown[]): ExitCall | null {
-  if (typeof toolUseId !== 'string' || !isText(at) || !optSession(sessionId) || !isText(planFilePath) || !isText(feedback)) return null;
+function readExit([toolUseId, at, sessionId, planFilePath, result, feedback, from, start, end, answeredAt]: unknown[]): ExitCall | null {
+  if (typeof toolUseId !== 'string' || !isText(at) || !optSession(sessionId) || !isText(planFilePath) || !isText(feedback) || !isText(answeredAt)) return null;
   if (result !== null && result !== 'approved' && result !== 'rejected') return null;
   if (from !== null && from !== 'input' && from !== 'sidecar' && from !== 'result') return null;
   if (!isSpan(start, end)) return null;
-  return { toolUseId, at, sessionId, planFilePath, result, feedback, text: from === null ? null : { from, line: { start: start as number, end: end as number } } };
+  return { toolUseId, at, sessionId, planFilePath, result, feedback, answeredAt, text: from === null ? null : { from, line: { start: start as number, end: end as number } } };
 }
 
 function readMode([kind, at, sessionId, planFilePath]: unknown[]): ModeChange | null {

@@ -1,0 +1,72 @@
+// A task list's final states, from the calls that wrote it in the work's windows, in time order: a
+// TodoWrite replaces the whole list; TaskCreate adds a task (its id from the result's `toolUseResult.task.id`,
+// else the result's "Task #N"); TaskUpdate changes one task's status or subject, and "deleted" removes it.
+import type { PlanOutcome } from '../../contract/outcome.js';
+import { readLineJsonAt } from '../transcripts/lineReads.js';
+import type { WorkCall } from '../transcripts/extractors/work.js';
+import { callInput } from './callDetails.js';
+
+export const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+interface Task {
+  id: string | null;
+  content: string;
+  status: string;
+}
+
+/** `calls`: the task tools' calls of the windows with the log each sits in, oldest first. */
+export function finalTasks(calls: readonly { file: string; call: WorkCall }[]): PlanOutcome['tasks'] {
+  let tasks: Task[] = [];
+  for (const { file, call } of calls) {
+    if (call.error === true) continue;
+    const input = callInput(file, call);
+    if (input === null) continue;
+    if (call.name === 'TodoWrite') {
+      tasks = todoList(input.todos);
+    } else if (call.name === 'TaskCreate') {
+      const subject = typeof input.subject === 'string' ? input.subject : typeof input.description === 'string' ? input.description : null;
+      if (subject !== null) tasks.push({ id: createdId(file, call), content: clip(subject, 500), status: 'pending' });
+    } else if (call.name === 'TaskUpdate') {
+      const id = typeof input.taskId === 'string' || typeof input.taskId === 'number' ? String(input.taskId) : null;
+      const task = id === null ? undefined : tasks.find((t) => t.id === id);
+      if (task === undefined) continue;
+      if (input.status === 'deleted') tasks = tasks.filter((t) => t !== task);
+      else if (typeof input.status === 'string') task.status = clip(input.status, 40);
+      if (typeof input.subject === 'string') task.content = clip(input.subject, 500);
+    }
+  }
+  return tasks.map(({ content, status }) => ({ content, status }));
+}
+
+function todoList(list: unknown): Task[] {
+  if (!Array.isArray(list)) return [];
+  const out: Task[] = [];
+  for (const item of list) {
+    if (!isObject(item)) continue;
+    const { content, status, id } = item;
+    if (typeof content === 'string' && typeof status === 'string') out.push({ id: typeof id === 'string' ? id : null, content: clip(content, 500), status: clip(status, 40) });
+  }
+  return out;
+}
+
+/** The id Claude Code gave a created task: its result's sidecar, else "Task #N" in the result's text. */
+function createdId(file: string, call: WorkCall): string | null {
+  if (call.result === null) return null;
+  const line = readLineJsonAt(file, call.result.start, call.result.end);
+  if (!isObject(line)) return null;
+  const sidecar = isObject(line.toolUseResult) && isObject(line.toolUseResult.task) ? line.toolUseResult.task.id : undefined;
+  if (typeof sidecar === 'string' || typeof sidecar === 'number') return String(sidecar);
+  const content = isObject(line.message) ? line.message.content : null;
+  for (const item of Array.isArray(content) ? content : []) {
+    if (!isObject(item) || item.type !== 'tool_result' || item.tool_use_id !== call.id) continue;
+    const text = typeof item.content === 'string' ? item.content
+      : Array.isArray(item.content) ? item.content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
+    const found = /Task #(\w+)/.exec(text);
+    if (found !== null) return found[1]!;
+  }
+  return null;
+}
