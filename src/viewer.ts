@@ -367,9 +367,18 @@ export class Viewer {
   /** Cost and active time across the home (domain/outcome/costs.ts). */
   async costs(q: CostQuery): Promise<CostsBody> {
     await this.transcriptsReady;
+    // Every answer of the home is priced: the last few bodies are kept while no log's facts change.
+    const key = `${this.sessions.factsVersion}\0${q.by}\0${q.after}\0${q.before}`;
+    const kept = this.costBodies.get(key);
+    if (kept !== undefined) return kept;
     const { rows, unpricedTokens } = costs(this.sessions.logs(), q);
-    return { by: q.by, rows, totalUsd: rows.reduce((n, r) => n + r.costUsd, 0), unpricedTokens, pricesAsOf: PRICES_AS_OF };
+    const body: CostsBody = { by: q.by, rows, totalUsd: rows.reduce((n, r) => n + r.costUsd, 0), unpricedTokens, pricesAsOf: PRICES_AS_OF };
+    if (this.costBodies.size >= 8) this.costBodies.delete(this.costBodies.keys().next().value!);
+    this.costBodies.set(key, body);
+    return body;
   }
+
+  private readonly costBodies = new Map<string, CostsBody>();
 
   /** An archived plan's last version written back into its plans folder (restorePlan.ts). */
   restoreArchived(filename: string, versionId: string): Promise<RestoreOutcome> {
