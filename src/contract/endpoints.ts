@@ -5,6 +5,7 @@
 import {
   Array as TArray, Boolean as TBoolean, Integer, Object as TObject, Ref, String as TString, type Static, type TSchema,
 } from 'typebox';
+import { textAnswer } from './schemaParts.js';
 import type { components } from './shapes.js';
 import { careEndpoints } from './memoryCare.js';
 
@@ -16,22 +17,17 @@ export type Body<T extends TSchema> = Static<T, typeof components>;
 
 const ContentBody = Type.Object({ content: Type.String() });
 
-const text = (description: string, example: string) => ({
-  description,
-  content: { 'text/plain': { schema: { type: 'string', example } } },
-});
-
 /** Plain-text error responses, documented per route as the spec lists them. */
 export const errors = {
-  badRequest: text('Bad request (malformed URL, parameter or body)', 'Bad request'),
-  forbidden: text('Host not allowed, or a cross-origin state-changing request', 'Forbidden'),
-  planNotFound: text('No such plan', 'Plan not found'),
-  memoryNotFound: text('Unknown entry id', 'Memory not found'),
-  invalidPath: text('filepath is not a known plan or memory file, or the body is malformed or not JSON', 'Invalid path'),
-  openFailed: text('The file could not be opened, for example no editor is available', 'Failed to open file'),
-  tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
-  unsupported: text('A body that is not JSON (the request needs none)', 'Unsupported Media Type'),
-  internal: text('Internal server error', 'Internal Server Error'),
+  badRequest: textAnswer('Bad request (malformed URL, parameter or body)', 'Bad request'),
+  forbidden: textAnswer('Host not allowed, or a cross-origin state-changing request', 'Forbidden'),
+  planNotFound: textAnswer('No such plan', 'Plan not found'),
+  memoryNotFound: textAnswer('Unknown entry id', 'Memory not found'),
+  invalidPath: textAnswer('filepath is not a known plan or memory file, or the body is malformed or not JSON', 'Invalid path'),
+  openFailed: textAnswer('The file could not be opened, for example no editor is available', 'Failed to open file'),
+  tooLarge: textAnswer('Request body larger than 16 KiB', 'Payload Too Large'),
+  unsupported: textAnswer('A body that is not JSON (the request needs none)', 'Unsupported Media Type'),
+  internal: textAnswer('Internal server error', 'Internal Server Error'),
 } as const;
 
 const QueryText = Type.Object({

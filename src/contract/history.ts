@@ -3,20 +3,15 @@
 // endpoints.ts: TypeBox schemas drive validation, the OpenAPI document and the types the domain and the
 // UI import.
 import {
-  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union, Unsafe,
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union,
   type Static,
 } from 'typebox';
+import { NullableNumber, NullableString, textAnswer } from './schemaParts.js';
 import { errors } from './endpoints.js';
 
-const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Unsafe } as const;
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union } as const;
 
-const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
-const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: 'number', nullable: true, description });
 
-const text = (description: string, example: string) => ({
-  description,
-  content: { 'text/plain': { schema: { type: 'string', example } } },
-});
 
 export const PlanVersionSchema = Type.Object({
   id: Type.String({ description: 'Stable within a home: t… a tool call, a… a text a person approved, o… a content the viewer saw, d… the file on disk' }),
@@ -92,7 +87,7 @@ export const historyEndpoints = {
           deletesAt: NullableString('When Claude Code will delete the plan (its mtime plus the period); null for plans it does not delete (other folders, archived)'),
         }, { additionalProperties: false }),
       }, { additionalProperties: false }),
-      400: errors.badRequest, 403: errors.forbidden, 404: text('No such plan, listed or archived', 'Plan not found'),
+      400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No such plan, listed or archived', 'Plan not found'),
     },
   },
   version: {
@@ -101,7 +96,7 @@ export const historyEndpoints = {
     params: Type.Object({ filename: Type.String(), id: Type.String({ description: 'A version id from the plan\'s history' }) }),
     response: {
       200: Type.Object({ content: Type.String() }),
-      400: errors.badRequest, 403: errors.forbidden, 404: text('No such plan or version', 'Version not found'),
+      400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No such plan or version', 'Version not found'),
     },
   },
   archive: {
@@ -128,14 +123,14 @@ export const historyEndpoints = {
     response: {
       200: Type.Object({ filename: Type.String(), filepath: Type.String({ description: 'Where the plan was written' }) }, { additionalProperties: false }),
       400: errors.badRequest, 403: errors.forbidden,
-      404: text('No archived plan of that name', 'Plan not found in the archive'),
-      409: text('Not written, and why', 'retire-plan.md is on disk again: nothing was overwritten'),
+      404: textAnswer('No archived plan of that name', 'Plan not found in the archive'),
+      409: textAnswer('Not written, and why', 'retire-plan.md is on disk again: nothing was overwritten'),
     },
   },
   session: {
     summary: 'A session\'s card (extension)',
     params: Type.Object({ sessionId: Type.String() }),
-    response: { 200: SessionCardSchema, 400: errors.badRequest, 403: errors.forbidden, 404: text('No log names this session', 'Session not found') },
+    response: { 200: SessionCardSchema, 400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No log names this session', 'Session not found') },
   },
 } as const;
 

@@ -1,15 +1,12 @@
 // GET /api/plans/{filename}/outcome (extension): what happened after a plan was approved, from the
 // transcripts: files changed, commands (tests, builds, commits), pull requests, tasks, time and tokens.
 import {
-  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union, Unsafe, type Static,
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union, type Static,
 } from 'typebox';
+import { NullableBoolean, NullableNumber, NullableString, textAnswer } from './schemaParts.js';
 import { errors } from './endpoints.js';
 
-const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Unsafe } as const;
-const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
-const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: 'number', nullable: true, description });
-const NullableBoolean = (description: string) => Type.Unsafe<boolean | null>({ type: 'boolean', nullable: true, description });
-const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union } as const;
 
 const WorkWindowSchema = Type.Object({
   sessionId: Type.String(),
@@ -84,7 +81,7 @@ export const outcomeEndpoints = {
     summary: 'What happened after a plan was approved (extension)',
     description: 'Work after each approval in the plan\'s sessions, until the session moves to another plan or ends: files, commands, tests, builds, commits, pull requests, tasks, time and tokens. Waits for the transcripts to be read.',
     params: Type.Object({ filename: Type.String() }),
-    response: { 200: PlanOutcomeSchema, 400: errors.badRequest, 403: errors.forbidden, 404: text('No listed or archived plan of that name', 'Plan not found') },
+    response: { 200: PlanOutcomeSchema, 400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No listed or archived plan of that name', 'Plan not found') },
   },
 } as const;
 

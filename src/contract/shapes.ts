@@ -5,6 +5,7 @@ import {
   Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, String as TString, Union, Unsafe,
   type Static,
 } from 'typebox';
+import { DateTime } from './schemaParts.js';
 
 // Named imports, not TypeBox's `Type` namespace: the bundler can then leave out the rest of TypeBox
 // that building these plain JSON schemas never uses (compiled at every start otherwise).
@@ -14,7 +15,6 @@ const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObje
 const Nullable = <T extends 'string'>(type: T, description: string) =>
   Type.Unsafe<string | null>({ type, nullable: true, description });
 
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const PlanMetadataSchema = Type.Object({
   filename: Type.String({ description: 'Plan file name, ending in .md' }),

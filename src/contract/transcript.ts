@@ -1,11 +1,9 @@
 // GET /api/sessions/{sessionId}/transcript (extension): a session's conversation, a page at a time.
-import { Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, String as TString, Union, Unsafe, type Static } from 'typebox';
+import { Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, String as TString, Union, type Static } from 'typebox';
+import { NullableInteger, NullableString, textAnswer } from './schemaParts.js';
 import { errors } from './endpoints.js';
 
-const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, String: TString, Union, Unsafe } as const;
-const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
-const NullableInteger = (description: string) => Type.Unsafe<number | null>({ type: 'integer', nullable: true, description });
-const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, String: TString, Union } as const;
 
 export const TranscriptEntrySchema = Type.Object({
   cursor: Type.Integer({ description: 'Byte offset of its line in the log: the cursor that opens the transcript there' }),
@@ -43,7 +41,7 @@ export const transcriptEndpoints = {
         subagents: Type.Array(Type.String(), { description: 'Ids of the session\'s subagents that have logs' }),
       }, { additionalProperties: false }),
       400: errors.badRequest, 403: errors.forbidden,
-      404: text('No log of this session (or of that subagent)', 'Session not found'),
+      404: textAnswer('No log of this session (or of that subagent)', 'Session not found'),
     },
   },
 } as const;
