@@ -87,6 +87,10 @@ export async function measureLatencies(run: RunContext, server: Server): Promise
     (b) => sameSet((JSON.parse(b.toString()) as { ids: string[] }).ids, facts.memory.ids));
   const someLinked = Object.keys(facts.plans).find((f) => facts.plans[f]?.sessionId) ?? Object.keys(facts.plans)[0];
   if (someLinked) lat.planContent = await latency(client, `/api/plans/${encodeURIComponent(someLinked)}/content`, opts);
+  // What happened after a plan's approval, and a page of its session's conversation (extensions).
+  if (someLinked) lat.planOutcome = await latency(client, `/api/plans/${encodeURIComponent(someLinked)}/outcome`, opts);
+  const linkedSession = someLinked === undefined ? undefined : facts.plans[someLinked]?.sessionId;
+  if (linkedSession) lat.transcriptPage = await latency(client, `/api/sessions/${encodeURIComponent(linkedSession)}/transcript?limit=50`, opts);
   client.close();
   for (const [name, r] of Object.entries(lat)) {
     if (r.status !== 200 && !(name === 'plans304' && r.status === 304)) warn(`${name}: status ${r.status}`);

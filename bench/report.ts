@@ -79,6 +79,8 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
   latRow('/api/memory', 'memory');
   latRow('/api/memory/search', 'memorySearch');
   latRow('/api/plans/{f}/content', 'planContent');
+  latRow('/api/plans/{f}/outcome', 'planOutcome', 200);
+  latRow('/api/sessions/{id}/transcript (50 entries)', 'transcriptPage', 100);
   const tp = r.throughput;
   add(`/api/plans req/s (${tp?.connections ?? 16} conns)`, fmt(tp?.requestsPerSec, 0), '>= 1000',
     tp ? tp.requestsPerSec >= 1000 : false, '176');
