@@ -163,6 +163,39 @@ describe('fixing a problem', () => {
   });
 });
 
+describe('recent fixes', () => {
+  it('outlive a reload: undone from the list, and off with the reason when a file changed since', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await openShopHealth(page);
+    const item = orphanItem(page);
+    await item.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+    await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
+    await item.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shopIndex).toBe(`${SHOP_INDEX}${ORPHAN_LINE}\n`);
+
+    // The page reloads: the banner's Undo is gone, the list keeps the fix.
+    await page.goto(`${env.server.url}?view=memory&tab=health`);
+    const recent = page.getByRole('region', { name: 'Recent fixes' });
+    const fix = recent.locator('li', { hasText: 'Add to MEMORY.md' });
+    await expect.poll(() => fix.textContent()).toContain('MEMORY.md');
+    expect(await page.locator('.fix-applied').count()).toBe(0);
+
+    // Claude Code saves a memory: undo would overwrite it, and the list says so.
+    const theirs = `${SHOP_INDEX}${ORPHAN_LINE}\n- [Shipping](shipping.md) — saved meanwhile\n`;
+    await writeFile(path.join(shopDir, 'MEMORY.md'), theirs);
+    await expect.poll(() => fix.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+    expect(await fix.textContent()).toContain('MEMORY.md changed since this fix; undo would overwrite that change.');
+    await screenshot(page, 'memory-recent-fixes');
+
+    await writeFile(path.join(shopDir, 'MEMORY.md'), `${SHOP_INDEX}${ORPHAN_LINE}\n`);
+    await expect.poll(() => fix.getByRole('button', { name: 'Undo' }).isEnabled()).toBe(true);
+    await fix.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(shopIndex).toBe(SHOP_INDEX);
+    await expect.poll(() => recent.count()).toBe(0);
+    await expectAccessible(page, 'health after undo from recent fixes');
+  });
+});
+
 describe('the Document tab', () => {
   it('masks a secret in the document until it is revealed, and again on the next file', async () => {
     const entry = `${shopId}/checkout.md`;
@@ -203,7 +236,7 @@ describe('the Document tab', () => {
 
 describe('a read-only run', () => {
   it('says so, previews, and offers no way to write', async () => {
-    const server = await startServer(env.fx.home, { args: ['--read-only'] });
+    const server = await startServer(env.fx.home, { args: ['--read-only'], cache: env.server.cache });
     const w = await openPage(env.browser, server.url);
     try {
       const { page } = w;
@@ -215,6 +248,17 @@ describe('a read-only run', () => {
       await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
       expect(await item.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
       expect(await shopIndex()).toBe(SHOP_INDEX);
+      // A fix applied by another run is listed, with no Undo.
+      const body = { sourceId: shopId, kind: 'add-to-index', file: 'refunds.md', target: null };
+      const post = (b: unknown) => fetch(`${env.server.url}api/memory/fix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
+      const { hash } = (await (await post({ ...body, apply: false })).json()) as { hash: string };
+      const { undoId } = (await (await post({ ...body, apply: true, hash })).json()) as { undoId: string };
+      await page.goto(`${server.url}?view=memory&tab=health`);
+      const recent = page.getByRole('region', { name: 'Recent fixes' });
+      await expect.poll(() => recent.locator('li').count()).toBe(1);
+      expect(await recent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+      const undone = await fetch(`${env.server.url}api/memory/undo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ undoId }) });
+      expect(undone.status).toBe(200);
     } finally {
       await w.context.close();
       await server.stop();

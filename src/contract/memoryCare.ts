@@ -19,6 +19,9 @@ export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic', 'link-mention'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
+/** How many recent fixes GET /api/memory/fixes lists. */
+export const RECENT_FIXES = 20;
+
 /** Longest memory file name a request may send (a path's limit on Linux). */
 export const MAX_NAME_CHARS = 4096;
 
@@ -89,6 +92,26 @@ export const MemoryTrashItemSchema = Type.Object({
   dir: Type.String({ description: 'The memory folder it was removed from' }),
   file: Type.String({ description: 'Its file name in that folder' }),
   removed: DateTime('When it was removed'),
+}, { additionalProperties: false });
+
+export const MemoryRecentFixSchema = Type.Object({
+  undoId: Type.String({ description: 'POST it to /api/memory/undo to undo the fix' }),
+  kind: Enum(FIX_KINDS, 'The fix that was applied (for a fix of all findings of one kind: the fix of the first one)'),
+  all: Type.Unsafe<{ problem: ProblemKind; count: number } | null>({
+    ...Type.Object({
+      problem: Enum(PROBLEM_KINDS, 'The kind of finding fixed'),
+      count: Type.Integer({ description: 'How many findings the one change fixed' }),
+    }, { additionalProperties: false }),
+    nullable: true,
+    description: 'Set for a fix of all findings of one kind (POST /api/memory/fix-all), null for one finding\'s fix',
+  }),
+  sourceId: Type.String(),
+  dir: Type.String({ description: 'The memory folder it changed' }),
+  file: Type.String({ description: 'The file the fix was asked for' }),
+  files: Type.Array(Type.String(), { description: 'Every file it changed' }),
+  applied: DateTime('When it was applied'),
+  undoable: Type.Boolean({ description: 'Whether an undo would go through now (the files are as the fix left them); the viewer\'s --read-only is said by readOnly' }),
+  reason: NullableString('Why it cannot be undone now, in words for people ("MEMORY.md changed since this fix; undo would overwrite that change"); null when it can'),
 }, { additionalProperties: false });
 
 const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
@@ -181,6 +204,25 @@ export const careEndpoints = {
       413: careErrors.tooLarge, 415: careErrors.unsupported,
     },
   },
+  memoryFixes: {
+    summary: 'Fixes applied and not undone yet, newest first, each with whether it can still be undone (extension beyond interface 1.4.0)',
+    description: [
+      'Read from the undo records kept under the viewer\'s cache folder, so the list outlives a restart and a reload; at most',
+      `${RECENT_FIXES} of them. A fix can be undone while every file it changed is as it left it; \`reason\` says in words why not.`,
+      'Undo one with POST /api/memory/undo.',
+    ].join(' '),
+    querystring: Type.Object({
+      project: Type.Optional(Type.String({ maxLength: 1024, description: 'Only the fixes of memory sources of this project name (any case)' })),
+    }),
+    response: {
+      200: Type.Object({
+        readOnly: Type.Boolean({ description: 'Undo is refused (readOnlyReason says why)' }),
+        readOnlyReason: NullableString('As GET /api/memory/health says it'),
+        items: Type.Array(MemoryRecentFixSchema),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden,
+    },
+  },
   memoryTrash: {
     summary: 'Topics removed by a fix and not restored yet, newest first (extension beyond interface 1.4.0)',
     response: {
@@ -198,4 +240,6 @@ export type MemoryFixRequest = Static<(typeof careEndpoints)['memoryFix']['body'
 export type MemoryFixResult = Static<(typeof careEndpoints)['memoryFix']['response'][200]>;
 export type MemoryUndoRequest = Static<(typeof careEndpoints)['memoryUndo']['body']>;
 export type MemoryUndoResult = Static<(typeof careEndpoints)['memoryUndo']['response'][200]>;
+export type MemoryRecentFix = Static<typeof MemoryRecentFixSchema>;
+export type MemoryFixes = Static<(typeof careEndpoints)['memoryFixes']['response'][200]>;
 export type MemoryTrash = Static<(typeof careEndpoints)['memoryTrash']['response'][200]>;

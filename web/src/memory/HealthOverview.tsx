@@ -1,6 +1,7 @@
 // Every memory source with its problem counts, worst first (a secret outweighs any number of stale
 // topics; see kinds.ts), each problem one click away. A folder Claude Code no longer reads is never
-// shown as healthy. Below, the trash of topics removed by fixes, each restorable.
+// shown as healthy. Below, the recent fixes (each undoable while its files are as it left them) and the
+// trash of topics removed by fixes, each restorable.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { MemoryEntry, MemoryHealthSource, MemoryProblem, MemorySource, ProblemKind } from '../api/types';
@@ -11,6 +12,7 @@ import { SEVERITY, healthScore } from '../../../src/domain/memory/care/kinds';
 import { FixBanner } from './FixBanner';
 import { LEVEL_TEXT, kindLabel, sourceLevel } from './healthSummary';
 import { KIND_LABEL, problemKey } from './problemText';
+import { RecentFixes } from './RecentFixes';
 import type { FixFlow } from './useFixFlow';
 import type { HealthModel } from './useMemoryHealth';
 import './care.css';
@@ -142,6 +144,7 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           );
         })}
       </ol>
+      <RecentFixes version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} />
       <Trash version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} onOpenSource={onOpenSource} />
     </section>
   );

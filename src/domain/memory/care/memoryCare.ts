@@ -5,12 +5,13 @@
 // previous bytes go to an undo record under the viewer's cache dir; --read-only, no cache dir, or one
 // that cannot be written turns every write off, and health says why. Fixes and undos run one at a time.
 // A start finishes what a viewer killed in the middle of a fix left (recover()).
-import { lstatSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
+import { lstatSync, realpathSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
-import type { FixKind, MemoryFixResult, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../../contract/memoryCare.js';
+import {
+  type FixKind, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult, RECENT_FIXES,
+} from '../../../contract/memoryCare.js';
 import type { MemoryStore } from '../memoryStore.js';
-import { INDEX_FILE } from '../scan.js';
 import { type SourceContext, sourceContext } from './context.js';
 import { unifiedDiff } from './diff.js';
 import { DEFAULT_STALE_DAYS } from './detectors/stale.js';
@@ -18,8 +19,9 @@ import { planFix } from './fixes/plan.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
 import { type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
+import { changesNow, indexChanged, joinNames, restoresTopic, undoBlocker } from './undoState.js';
 import {
-  type FileRead, type Resolved, UnsafePath, Unreadable, nameTaken, newToken, readFile, removeName, resolveInside, restoreLink, tempPath,
+  type FileRead, type Resolved, UnsafePath, Unreadable, newToken, readFile, removeName, resolveInside, restoreLink, tempPath,
   writeAtomically,
 } from './writer.js';
 
@@ -53,8 +55,8 @@ interface FileState {
   read: FileRead | null;
 }
 
-/** Where a recorded change stands on disk now: as the fix left it, as it was before, or neither. */
-type ChangeState = 'after' | 'before' | 'other';
+/** Previews whose files a refused apply can name. */
+const REMEMBERED_PREVIEWS = 64;
 
 /** A pending marker older than this belongs to no fix still running, whatever its pid says now. */
 const STALE_MARKER_MS = 10 * 60_000;
@@ -67,6 +69,8 @@ export class MemoryCare {
   /** Why the cache folder cannot be written, or null. */
   private unwritable: string | null = null;
   private tail: Promise<unknown> = Promise.resolve();
+  /** What the latest previews read (their hash: each file's identity), oldest first. */
+  private readonly previews = new Map<string, Map<string, string>>();
   readonly staleDays: number;
 
   constructor(private readonly o: MemoryCareOptions) {
@@ -112,9 +116,53 @@ export class MemoryCare {
   }
 
   trash(): MemoryTrash {
-    const items = (this.undo?.list() ?? []).filter((r) => r.kind === 'trash-topic')
+    const items = (this.undo?.list() ?? []).filter(restoresTopic)
       .map((r) => ({ undoId: r.id, sourceId: r.sourceId, dir: r.dir, file: r.file, removed: r.created }));
     return { items };
+  }
+
+  /**
+   * The fixes applied and not undone, newest first (at most RECENT_FIXES), from the undo records on disk:
+   * each with whether an undo would go through now and, when not, why. `project`: only that project's.
+   */
+  async recentFixes(project?: string): Promise<MemoryFixes> {
+    const memory = await this.o.store.snapshot();
+    const sources = new Map(memory.listing.sources.map((s) => [s.id, s]));
+    const dirs = new Set(memory.listing.sources.map((s) => s.dir));
+    const wanted = project?.toLowerCase();
+    const entries = (this.undo?.list() ?? [])
+      .filter((e) => wanted === undefined || sources.get(e.sourceId)?.project.toLowerCase() === wanted);
+    const items: MemoryFixes['items'] = [];
+    for (const entry of entries) {
+      if (items.length >= RECENT_FIXES) break;
+      const record = this.undo!.load(entry.id);
+      if (record === null) continue;
+      const reason = undoBlocker(record, changesNow(record), dirs.has(record.dir));
+      items.push({
+        undoId: record.id, kind: record.kind, all: record.all ?? null, sourceId: record.sourceId, dir: record.dir, file: record.file,
+        files: record.changes.map((c) => c.file), applied: record.created, undoable: reason === null, reason,
+      });
+    }
+    return { readOnly: this.readOnly, readOnlyReason: this.readOnlyReason, items };
+  }
+
+  /** Keeps what a preview read, so that a refused apply can name the file that changed since. */
+  private remember(hash: string, states: Map<string, FileState>): void {
+    this.previews.delete(hash);
+    this.previews.set(hash, identities(states));
+    for (const key of this.previews.keys()) {
+      if (this.previews.size <= REMEMBERED_PREVIEWS) break;
+      this.previews.delete(key);
+    }
+  }
+
+  /** The refusal of an apply whose preview's hash is not the files' now, naming the files when it can. */
+  private whatChanged(previewHash: string, states: Map<string, FileState>): string {
+    const then = this.previews.get(previewHash);
+    const now = identities(states);
+    const names = then === undefined ? [] : [...new Set([...then.keys(), ...now.keys()])].filter((f) => then.get(f) !== now.get(f)).sort();
+    const which = names.length > 0 ? joinNames(names) : `a file this fix reads (${joinNames([...now.keys()].sort(), 'or')})`;
+    return `${which} changed since the preview; applying it would overwrite that change. Nothing was written; look at the new preview`;
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -192,8 +240,9 @@ export class MemoryCare {
     }
     const hash = contentHash(request, states, plan.changes);
     if (request.hash !== undefined && request.hash !== '' && request.hash !== hash) {
-      return { status: 409, message: 'Conflict: the files changed since the preview; look at the new preview' };
+      return { status: 409, message: `Conflict: ${this.whatChanged(request.hash, states)}` };
     }
+    this.remember(hash, states);
     const diff = plan.changes.map((c) => diffOf(c, states.get(c.file)!)).join('');
     const files = plan.changes.map((c) => c.file);
     if (!request.apply) return { ok: { diff, hash, files, applied: false, undoId: null } };
@@ -247,7 +296,10 @@ export class MemoryCare {
       forget(undo, id);
       if (done.length > 0) this.o.changed();
       const note = restored ? '' : `; ${restoredNote(done)}`;
-      if (error instanceof Changed) return { status: 409, message: `Conflict: ${error.message} changed since the preview${note}` };
+      if (error instanceof Changed) {
+        const written = restored ? 'Nothing was written' : 'Not all of it could be taken back';
+        return { status: 409, message: `Conflict: ${error.message} changed since the preview; applying it would overwrite that change. ${written}${note}` };
+      }
       if (error instanceof UnsafePath || error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}${note}` };
       return { status: 500, message: `Could not write the fix: ${messageOf(error)}${note}` };
     }
@@ -280,22 +332,18 @@ export class MemoryCare {
     if (record === null) return { status: 404, message: 'Not found: no such undo record' };
     // Only into a folder the viewer lists now.
     const memory = await this.o.store.snapshot();
-    if (!memory.listing.sources.some((s) => s.dir === record.dir)) return { status: 409, message: 'Conflict: that memory folder is not listed any more' };
-    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    const states = changesNow(record);
+    const blocker = undoBlocker(record, states, memory.listing.sources.some((s) => s.dir === record.dir));
+    if (blocker !== null) return { status: 409, message: `Conflict: ${blocker}` };
     let restore: RecordedChange[];
     let addToIndex: MemoryUndoResult['addToIndex'] = null;
-    if (record.kind === 'trash-topic') {
+    if (restoresTopic(record)) {
       // The topic comes back whatever happened to other files since; its index line only while MEMORY.md
       // is as the fix left it (else the add-to-index fix puts it back, previewed).
       const topic = states.find((s) => s.change.file === record.file && s.change.after === null);
-      if (topic?.state === 'other') {
-        return { status: 409, message: `Conflict: a file named ${record.file} exists in that memory folder now; move it away to restore the trashed one` };
-      }
       restore = [...states].sort((a, b) => Number(b === topic) - Number(a === topic)).filter((s) => s.state === 'after').map((s) => s.change);
-      if (states.some((s) => s.state === 'other' && s.change.file === INDEX_FILE)) addToIndex = { sourceId: record.sourceId, file: record.file };
+      if (indexChanged(states)) addToIndex = { sourceId: record.sourceId, file: record.file };
     } else {
-      const changed = states.find((s) => s.state === 'other');
-      if (changed) return { status: 409, message: `Conflict: ${changed.change.file} changed since the fix` };
       // Changes already back as they were (an undo cut short) are left as they are.
       restore = states.filter((s) => s.state === 'after').map((s) => s.change).reverse();
     }
@@ -338,7 +386,7 @@ export class MemoryCare {
 
   /** A fix whose process ended while it wrote: forgotten when nothing (or only part) of it stayed. */
   private settle(record: UndoRecord, token: string): void {
-    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    const states = changesNow(record);
     if (states.every((s) => s.state === 'after') || states.some((s) => s.state === 'other')) return;
     try {
       for (const { change } of states.filter((s) => s.state === 'after').reverse()) restoreChange(record.dir, change, token);
@@ -378,36 +426,20 @@ function diffOf(change: FileChange, state: FileState): string {
  */
 function contentHash(request: FixRequest, states: Map<string, FileState>, changes: FileChange[]): string {
   const parts: Buffer[] = [Buffer.from(JSON.stringify([request.sourceId, request.kind, request.file, request.target ?? null]))];
-  for (const [file, { resolved, read }] of [...states].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const identity = read === null ? 'missing' : `${sha256(read.bytes)}\0${read.dev}:${read.ino}\0${resolved.link === null ? 'file' : `link:${resolved.link}`}`;
+  for (const [file, identity] of [...identities(states)].sort(([a], [b]) => (a < b ? -1 : 1))) {
     parts.push(Buffer.from(`\0${file}\0${identity}`));
   }
   for (const c of changes) parts.push(Buffer.from(`\0${c.file}\0${c.after === null ? 'removed' : sha256(Buffer.from(c.after, 'utf8'))}`));
   return sha256(Buffer.concat(parts));
 }
 
-/** Where a recorded change stands now (see ChangeState). */
-function changeState(dir: string, change: RecordedChange): ChangeState {
-  try {
-    if (change.after === null) {
-      if (!nameTaken(dir, change.file)) return 'after';
-      if (change.link !== undefined) return linkText(dir, change.file) === change.link ? 'before' : 'other';
-    }
-    const now = readFile(resolveInside(dir, change.file).real)?.bytes ?? null;
-    if (change.after !== null && now !== null && sha256(now) === change.after) return 'after';
-    if (change.before === null ? now === null : now !== null && now.equals(Buffer.from(change.before, 'base64'))) return 'before';
-    return 'other';
-  } catch {
-    return 'other';
+/** Each file a fix read, as its bytes and identity: a link or a file in its place, another inode. */
+function identities(states: Map<string, FileState>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [file, { resolved, read }] of states) {
+    out.set(file, read === null ? 'missing' : `${sha256(read.bytes)}\0${read.dev}:${read.ino}\0${resolved.link === null ? 'file' : `link:${resolved.link}`}`);
   }
-}
-
-function linkText(dir: string, rel: string): string | null {
-  try {
-    return readlinkSync(resolveInside(dir, rel).name);
-  } catch {
-    return null;
-  }
+  return out;
 }
 
 /** Where restoring a change writes its bytes (its temporary file goes beside it). */
