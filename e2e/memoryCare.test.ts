@@ -2,7 +2,7 @@
 // problem counts, worst first, inactive folders never shown as healthy), a source's problems, a fix
 // previewed as a diff and applied (the file on disk changes only then), the 409 race answered with a
 // fresh preview, undo, a secret masked until revealed, the project picker, and a read-only run.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -196,6 +196,36 @@ describe('recent fixes', () => {
   });
 });
 
+describe('fix all of one kind', () => {
+  it('previews one change for every dangling link of a source, applies it, and undoes it from the recent fixes', async () => {
+    const dir = env.fx.memoryDir.webapp;
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    const before = await Promise.all(names.map((n) => readFile(path.join(dir, n), 'utf8')));
+    const now = () => Promise.all(names.map((n) => readFile(path.join(dir, n), 'utf8')));
+    const { page } = await env.open('?view=memory&tab=health');
+    await page.waitForSelector('.health-row');
+    await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+    const row = page.locator('.health-row', { has: page.locator('.health-source', { hasText: 'webapp' }) });
+    const dangling = await row.locator('.health-row-problems li').count();
+    expect(dangling).toBeGreaterThan(1);
+    await row.getByRole('button', { name: `Fix all ${dangling}…` }).click();
+    const preview = row.getByRole('region', { name: /^Preview: fix all dangling link findings/ });
+    await expect.poll(() => preview.locator('.diff-file').count()).toBeGreaterThan(0);
+    expect(await preview.textContent()).toContain(`One change fixes ${dangling} findings`);
+    expect(await now()).toEqual(before);
+    await screenshot(page, 'memory-fix-all-preview');
+
+    await preview.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(now).not.toEqual(before);
+    // No dangling link left in webapp: its row leaves the filtered list.
+    await expect.poll(() => row.count()).toBe(0);
+    const fix = page.getByRole('region', { name: 'Recent fixes' }).locator('li', { hasText: `Fixed ${dangling} × dangling link` });
+    await fix.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(now).toEqual(before);
+    await expect.poll(() => row.locator('.health-row-problems li').count()).toBe(dangling);
+  });
+});
+
 describe('the Document tab', () => {
   it('masks a secret in the document until it is revealed, and again on the next file', async () => {
     const entry = `${shopId}/checkout.md`;
@@ -248,6 +278,11 @@ describe('a read-only run', () => {
       await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
       expect(await item.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
       expect(await shopIndex()).toBe(SHOP_INDEX);
+      // No fix of all findings of a kind either.
+      await page.goto(`${server.url}?view=memory&tab=health`);
+      await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+      await page.waitForSelector('.health-row-problems li');
+      expect(await page.getByRole('button', { name: /^Fix all/ }).count()).toBe(0);
       // A fix applied by another run is listed, with no Undo.
       const body = { sourceId: shopId, kind: 'add-to-index', file: 'refunds.md', target: null };
       const post = (b: unknown) => fetch(`${env.server.url}api/memory/fix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });

@@ -128,7 +128,7 @@ const careErrors = {
   notFound: text('No such source, file, problem or undo record', 'Not found'),
   conflict: text(
     'A file changed since the preview (its content hash differs: its bytes, or another file or a link in its place), or since the fix being undone; a trashed topic whose name is taken now',
-    'Conflict: the files changed since the preview; look at the new preview',
+    'Conflict: MEMORY.md changed since the preview; applying it would overwrite that change. Nothing was written; look at the new preview',
   ),
   tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
   unsupported: text('A body that is not JSON', 'Unsupported Media Type'),
@@ -176,6 +176,33 @@ export const careEndpoints = {
         files: Type.Array(Type.String(), { description: 'The files it changes' }),
         applied: Type.Boolean(),
         undoId: NullableString('Set when applied: POST it to /api/memory/undo'),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
+      413: careErrors.tooLarge, 415: careErrors.unsupported,
+    },
+  },
+  memoryFixAll: {
+    summary: 'Preview or apply the fixes of every finding of one kind in a memory source as one change (extension beyond interface 1.4.0)',
+    description: [
+      'Each finding\'s own fix (a dangling link retargeted to the near file, else removed; an orphan linked into MEMORY.md or its',
+      'mention turned into a link; a cut value quoted; a stale topic moved to the trash), planned one after another and merged into',
+      'one change per file. Previewed and applied as POST /api/memory/fix is: 409 when any file changed since the preview, nothing',
+      'written; one `undoId` undoes all of it. Only these kinds: dangling, orphan, truncated-value, stale.',
+    ].join(' '),
+    body: Type.Object({
+      sourceId: Type.String({ maxLength: 1024, description: 'A source id from GET /api/memory' }),
+      kind: Enum(PROBLEM_KINDS, 'The kind of finding to fix: dangling, orphan, truncated-value or stale (others answer 400)'),
+      hash: Type.Optional(Type.String({ maxLength: 128, description: 'The `hash` of the preview; required with apply: true' })),
+      apply: Type.Boolean({ description: 'false: preview only; true: write' }),
+    }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        diff: Type.String({ description: 'Unified diff of every file the change touches' }),
+        hash: Type.String({ description: 'Content hash of the files the fixes read, as they were for this answer' }),
+        files: Type.Array(Type.String(), { description: 'The files it changes' }),
+        applied: Type.Boolean(),
+        undoId: NullableString('Set when applied: POST it to /api/memory/undo to undo every fix of the change'),
+        count: Type.Integer({ description: 'How many findings the change fixes' }),
       }),
       400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
       413: careErrors.tooLarge, 415: careErrors.unsupported,
@@ -238,6 +265,8 @@ export type MemoryTrashItem = Static<typeof MemoryTrashItemSchema>;
 export type MemoryHealth = Static<(typeof careEndpoints)['memoryHealth']['response'][200]>;
 export type MemoryFixRequest = Static<(typeof careEndpoints)['memoryFix']['body']>;
 export type MemoryFixResult = Static<(typeof careEndpoints)['memoryFix']['response'][200]>;
+export type MemoryFixAllRequest = Static<(typeof careEndpoints)['memoryFixAll']['body']>;
+export type MemoryFixAllResult = Static<(typeof careEndpoints)['memoryFixAll']['response'][200]>;
 export type MemoryUndoRequest = Static<(typeof careEndpoints)['memoryUndo']['body']>;
 export type MemoryUndoResult = Static<(typeof careEndpoints)['memoryUndo']['response'][200]>;
 export type MemoryRecentFix = Static<typeof MemoryRecentFixSchema>;

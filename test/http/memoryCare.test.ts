@@ -1,10 +1,10 @@
 // The memory care endpoints over a real server on loopback: answers as the served OpenAPI document says,
 // a fix previewed then applied then undone through HTTP, a cross-site attempt refused (nothing written),
 // and a read-only run.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryFixResult, MemoryFixes, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../src/contract/memoryCare.js';
+import type { MemoryFixAllResult, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../src/contract/memoryCare.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
 import { TempHome, encodeCwd } from '../helpers/home.js';
 import { request, startServer, type Running } from '../helpers/http.js';
@@ -218,5 +218,27 @@ describe('GET /api/memory/fixes', () => {
     await writeFile(path.join(memoryDir, 'MEMORY.md'), `${INDEX}- [orphan](orphan.md) — Not in the index yet\n`);
     expect((await call(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId })).status).toBe(200);
     expect((await call<MemoryFixes>(server, 'GET', '/api/memory/fixes')).data.items).toEqual([]);
+  });
+});
+
+describe('POST /api/memory/fix-all', () => {
+  it('previews and applies every orphan of a source as one change, undone by one undo, as documented', async () => {
+    await home.write(path.join(memoryDir, 'second.md'), ORPHAN.replace('name: orphan', 'name: second').replace('Not in the index yet', 'Also not in the index'));
+    await server.viewer.refresh();
+    const body = { sourceId, kind: 'orphan' };
+    const preview = await call<MemoryFixAllResult>(server, 'POST', '/api/memory/fix-all', { ...body, apply: false });
+    expect(preview.data).toMatchObject({ applied: false, undoId: null, count: 2, files: ['MEMORY.md'] });
+    expect(await index()).toBe(INDEX);
+    const applied = await call<MemoryFixAllResult>(server, 'POST', '/api/memory/fix-all', { ...body, apply: true, hash: preview.data.hash });
+    expect(applied.data).toMatchObject({ applied: true, count: 2 });
+    expect(await index()).toBe(`${INDEX}- [orphan](orphan.md) — Not in the index yet\n- [second](second.md) — Also not in the index\n`);
+    expect((await call(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId })).status).toBe(200);
+    expect(await index()).toBe(INDEX);
+    const refused = await call<string>(readOnly, 'POST', '/api/memory/fix-all', { ...body, apply: true, hash: preview.data.hash });
+    expect(refused.status).toBe(403);
+    const wrongKind = await call<string>(server, 'POST', '/api/memory/fix-all', { sourceId, kind: 'secret', apply: false });
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.data).toContain('kind must be one of dangling, orphan, truncated-value, stale');
+    await rm(path.join(memoryDir, 'second.md'));
   });
 });

@@ -1,6 +1,6 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  ArchiveBody, Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
+  ArchiveBody, Content, FindBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
   MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
 } from './types';
 
@@ -99,5 +99,6 @@ export const api = {
   memoryFixes: (signal?: AbortSignal) => getJson<MemoryFixes>('/api/memory/fixes', signal),
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),
   memoryFix: (request: MemoryFixRequest) => postJson<MemoryFixResult>('/api/memory/fix', request),
+  memoryFixAll: (request: MemoryFixAllRequest) => postJson<MemoryFixAllResult>('/api/memory/fix-all', request),
   memoryUndo: (undoId: string) => postJson<MemoryUndoResult>('/api/memory/undo', { undoId }),
 };

@@ -8,7 +8,8 @@ import type { MemoryEntry, MemoryHealthSource, MemoryProblem, MemorySource, Prob
 import { useRemote } from '../state/useRemote';
 import { plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
-import { SEVERITY, healthScore } from '../../../src/domain/memory/care/kinds';
+import { SEVERITY, healthScore, isFixAllKind } from '../../../src/domain/memory/care/kinds';
+import { FixAll } from './FixAll';
 import { FixBanner } from './FixBanner';
 import { LEVEL_TEXT, kindLabel, sourceLevel } from './healthSummary';
 import { KIND_LABEL, problemKey } from './problemText';
@@ -103,6 +104,8 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           const counts = countByKind(h?.problems ?? []);
           const problems = kind === null ? h?.problems ?? [] : (h?.problems ?? []).filter((p) => p.kind === kind);
           const limit = kind === null ? SHOWN_PER_SOURCE : SHOWN_OF_ONE_KIND;
+          // One kind chosen whose fixes can be applied together: all of them in one previewed change.
+          const fixable = kind !== null && isFixAllKind(kind) && !health.readOnly ? problems.filter((p) => p.fix !== null).length : 0;
           return (
             <li key={source.id} className={`health-row${source.active ? '' : ' inactive'}`} data-source-id={source.id}>
               <div className="health-row-head">
@@ -120,6 +123,9 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
                   ))}
                 </span>
               </div>
+              {fixable > 0 && kind !== null && (
+                <FixAll key={kind} sourceId={source.id} project={source.project} kind={kind} count={fixable} onChanged={onChanged} />
+              )}
               {problems.length > 0 && (
                 <ul className="health-row-problems">
                   {problems.slice(0, limit).map((p) => (

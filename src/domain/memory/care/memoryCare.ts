@@ -9,16 +9,19 @@ import { lstatSync, realpathSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import {
-  type FixKind, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult, RECENT_FIXES,
+  type FixKind, type MemoryFixAllResult, type MemoryFixResult, type MemoryFixes, type ProblemKind, type MemoryHealth, type MemoryTrash, type MemoryUndoResult, RECENT_FIXES,
 } from '../../../contract/memoryCare.js';
+import type { LoadedMemory } from '../loader.js';
 import type { MemoryStore } from '../memoryStore.js';
 import { type SourceContext, sourceContext } from './context.js';
 import { unifiedDiff } from './diff.js';
 import { DEFAULT_STALE_DAYS } from './detectors/stale.js';
 import { planFix } from './fixes/plan.js';
+import { planAll } from './fixes/planAll.js';
+import { FIX_ALL_KINDS, isFixAllKind } from './kinds.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
-import { type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
+import { type BulkFix, type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
 import { changesNow, indexChanged, joinNames, restoresTopic, undoBlocker } from './undoState.js';
 import {
   type FileRead, type Resolved, UnsafePath, Unreadable, newToken, readFile, removeName, resolveInside, restoreLink, tempPath,
@@ -47,6 +50,35 @@ export interface FixRequest {
   target?: string | null;
   hash?: string;
   apply: boolean;
+}
+
+export interface FixAllRequest {
+  sourceId: string;
+  /** The kind of finding: every finding of it in the source with a fix is fixed. */
+  kind: ProblemKind;
+  hash?: string;
+  apply: boolean;
+}
+
+type MemorySnapshot = Pick<LoadedMemory, 'listing' | 'files'>;
+
+/** What an undo record says of the fix besides its changes. */
+interface RecordMeta {
+  kind: FixKind;
+  file: string;
+  all?: BulkFix;
+}
+
+type JobPlan<E> = { changes: FileChange[]; record: RecordMeta; extra: E } | { conflict: string } | { invalid: string } | { notFound: string };
+
+/** A fix to preview or apply (see MemoryCare.run). */
+interface FixJob<E> {
+  sourceId: string;
+  apply: boolean;
+  hash: string | undefined;
+  /** What the hash covers besides the files: the request. */
+  key: unknown[];
+  plan(ctx: SourceContext, read: (file: string) => string | null, memory: MemorySnapshot): JobPlan<E>;
 }
 
 /** One file as a fix found it: where its name leads, and its bytes and identity (null: no such file). */
@@ -109,6 +141,11 @@ export class MemoryCare {
 
   fix(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
     return this.serial(() => this.fixNow(request));
+  }
+
+  /** Every finding of one kind in a source fixed in one change, previewed, applied and undone as one fix. */
+  fixAll(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
+    return this.serial(() => this.fixAllNow(request));
   }
 
   undoFix(undoId: string): Promise<Outcome<MemoryUndoResult>> {
@@ -185,22 +222,59 @@ export class MemoryCare {
     return null;
   }
 
-  private async fixNow(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
-    if (request.apply) {
+  private fixNow(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
+    const { sourceId, kind, file } = request;
+    const target = request.target ?? null;
+    return this.run<object>({
+      sourceId, apply: request.apply, hash: request.hash, key: [sourceId, kind, file, target],
+      plan: (ctx, read) => {
+        // Every fix is asked for a file the listing holds (add-to-index: the orphan topic).
+        if (!ctx.byFile.has(file)) return { notFound: 'Not found: no such memory file' };
+        const plan = planFix(kind, { ctx, file, target, read });
+        return 'changes' in plan ? { changes: plan.changes, record: { kind, file }, extra: {} } : plan;
+      },
+    });
+  }
+
+  private fixAllNow(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
+    const { sourceId, kind } = request;
+    if (!isFixAllKind(kind)) {
+      return Promise.resolve({ status: 400, message: `Bad request: kind must be one of ${FIX_ALL_KINDS.join(', ')} (the findings whose fixes can be applied together)` });
+    }
+    return this.run<{ count: number }>({
+      sourceId, apply: request.apply, hash: request.hash, key: ['fix-all', sourceId, kind],
+      plan: (ctx, read, memory) => {
+        const health = memoryHealth({
+          listing: memory.listing, files: memory.files, now: (this.o.now ?? Date.now)(), staleDays: this.staleDays, sessionKnown: this.o.sessionKnown,
+        }).find((h) => h.sourceId === sourceId);
+        const problems = (health?.problems ?? []).filter((p) => p.kind === kind && p.fix !== null);
+        if (problems.length === 0) return { conflict: `no ${kind} finding with a fix in this memory folder now` };
+        const { changes, fixed } = planAll(problems, { ctx, read });
+        if (fixed.length === 0) return { conflict: `none of the ${problems.length} ${kind} findings can be fixed now` };
+        const first = fixed[0]!;
+        return { changes, record: { kind: first.fix!, file: first.file!, all: { problem: kind, count: fixed.length } }, extra: { count: fixed.length } };
+      },
+    });
+  }
+
+  /**
+   * A fix's preview, or its write when asked and the hash is the preview's: the files it reads are read
+   * once (their bytes and identity), the plan is made from them, and the hash covers them and the change.
+   */
+  private async run<E extends object>(job: FixJob<E>): Promise<Outcome<MemoryFixResult & E>> {
+    if (job.apply) {
       const refused = this.refusal();
       if (refused) return refused;
-      if (!request.hash) return { status: 400, message: 'Bad request: hash is required with apply: true (the hash of the preview)' };
+      if (!job.hash) return { status: 400, message: 'Bad request: hash is required with apply: true (the hash of the preview)' };
     }
     // What the listing says now, not what it said up to 5 s ago: the fix is computed against it.
     this.o.store.invalidate();
     const memory = await this.o.store.snapshot();
-    const source = memory.listing.sources.find((s) => s.id === request.sourceId);
+    const source = memory.listing.sources.find((s) => s.id === job.sourceId);
     if (!source) return { status: 404, message: 'Not found: no such memory source' };
     const ctx: SourceContext = sourceContext(
       source, memory.listing.entries.filter((e) => e.sourceId === source.id), memory.files.get(source.id) ?? [],
     );
-    // Every fix is asked for a file the listing holds (add-to-index: the orphan topic).
-    if (!ctx.byFile.has(request.file)) return { status: 404, message: 'Not found: no such memory file' };
 
     const states = new Map<string, FileState>();
     const stateOf = (file: string): FileState => {
@@ -222,15 +296,16 @@ export class MemoryCare {
       if (!Buffer.from(text, 'utf8').equals(bytes)) throw new NotText(`${file} is not UTF-8 text`);
       return text;
     };
-    let plan;
+    let plan: JobPlan<E>;
     try {
-      plan = planFix(request.kind, { ctx, file: request.file, target: request.target ?? null, read });
+      plan = job.plan(ctx, read, memory);
       if ('changes' in plan) for (const change of plan.changes) stateOf(change.file);
     } catch (error) {
       if (error instanceof UnsafePath || error instanceof NotText) return { status: 400, message: `Bad request: ${error.message}` };
       if (error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}` };
       throw error;
     }
+    if ('notFound' in plan) return { status: 404, message: plan.notFound };
     if ('invalid' in plan) return { status: 400, message: `Bad request: ${plan.invalid}` };
     if ('conflict' in plan) return { status: 409, message: `Conflict: ${plan.conflict}` };
     for (const change of plan.changes) {
@@ -238,19 +313,20 @@ export class MemoryCare {
         return { status: 400, message: `Bad request: ${change.file} is reached through a symlinked folder; remove it in the folder it lives in` };
       }
     }
-    const hash = contentHash(request, states, plan.changes);
-    if (request.hash !== undefined && request.hash !== '' && request.hash !== hash) {
-      return { status: 409, message: `Conflict: ${this.whatChanged(request.hash, states)}` };
+    const hash = contentHash(job.key, states, plan.changes);
+    if (job.hash !== undefined && job.hash !== '' && job.hash !== hash) {
+      return { status: 409, message: `Conflict: ${this.whatChanged(job.hash, states)}` };
     }
     this.remember(hash, states);
     const diff = plan.changes.map((c) => diffOf(c, states.get(c.file)!)).join('');
     const files = plan.changes.map((c) => c.file);
-    if (!request.apply) return { ok: { diff, hash, files, applied: false, undoId: null } };
-    return this.write(request, source.id, source.dir, plan.changes, states, { diff, hash, files });
+    if (!job.apply) return { ok: { diff, hash, files, applied: false, undoId: null, ...plan.extra } };
+    const written = this.write(plan.record, source.id, source.dir, plan.changes, states, { diff, hash, files });
+    return 'ok' in written ? { ok: { ...written.ok, ...plan.extra } } : written;
   }
 
   private write(
-    request: FixRequest, sourceId: string, dir: string, changes: FileChange[], states: Map<string, FileState>,
+    meta: RecordMeta, sourceId: string, dir: string, changes: FileChange[], states: Map<string, FileState>,
     answer: Pick<MemoryFixResult, 'diff' | 'hash' | 'files'>,
   ): Outcome<MemoryFixResult> {
     const undo = this.undo!;
@@ -266,8 +342,9 @@ export class MemoryCare {
       return change;
     });
     const record: UndoRecord = {
-      id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: request.kind, file: request.file, changes: recorded,
+      id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: meta.kind, file: meta.file, changes: recorded,
     };
+    if (meta.all) record.all = meta.all;
     const marker: PendingMarker = { id, op: 'fix', pid: process.pid, token, temps: changes.map((c) => tempPath(states.get(c.file)!.resolved.real, token)) };
     try {
       undo.begin(marker);
@@ -424,8 +501,8 @@ function diffOf(change: FileChange, state: FileState): string {
  * The state a fix was computed from: the request, every file it read (bytes and identity: a link or a
  * file in its place, another inode), and what it would write.
  */
-function contentHash(request: FixRequest, states: Map<string, FileState>, changes: FileChange[]): string {
-  const parts: Buffer[] = [Buffer.from(JSON.stringify([request.sourceId, request.kind, request.file, request.target ?? null]))];
+function contentHash(key: unknown[], states: Map<string, FileState>, changes: FileChange[]): string {
+  const parts: Buffer[] = [Buffer.from(JSON.stringify(key))];
   for (const [file, identity] of [...identities(states)].sort(([a], [b]) => (a < b ? -1 : 1))) {
     parts.push(Buffer.from(`\0${file}\0${identity}`));
   }
