@@ -226,6 +226,30 @@ describe('fix all of one kind', () => {
   });
 });
 
+describe('at 360 px', () => {
+  it('the recent fixes and a fix-all preview fit the width: no sideways page scroll', async () => {
+    const post = async <T>(route: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${env.server.url}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as T;
+    };
+    const fix = { sourceId: shopId, kind: 'add-to-index', file: 'refunds.md', target: null };
+    const { hash } = await post<{ hash: string }>('api/memory/fix', { ...fix, apply: false });
+    const { undoId } = await post<{ undoId: string }>('api/memory/fix', { ...fix, apply: true, hash });
+    const { page } = await env.open('?view=memory&tab=health', { viewport: { width: 360, height: 800 } });
+    const wide = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.getByRole('region', { name: 'Recent fixes' }).locator('li').first().waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+    await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+    await page.getByRole('button', { name: /^Fix all \d+…$/ }).first().click();
+    await page.locator('.fix-all-preview .diff-file').first().waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'memory-fix-all-360');
+    await post('api/memory/undo', { undoId });
+    expect(await shopIndex()).toBe(SHOP_INDEX);
+  });
+});
+
 describe('the Document tab', () => {
   it('masks a secret in the document until it is revealed, and again on the next file', async () => {
     const entry = `${shopId}/checkout.md`;
