@@ -2,7 +2,7 @@
 // problem counts, worst first, inactive folders never shown as healthy), a source's problems, a fix
 // previewed as a diff and applied (the file on disk changes only then), the 409 race answered with a
 // fresh preview, undo, a secret masked until revealed, the project picker, and a read-only run.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -163,6 +163,93 @@ describe('fixing a problem', () => {
   });
 });
 
+describe('recent fixes', () => {
+  it('outlive a reload: undone from the list, and off with the reason when a file changed since', async () => {
+    const { page } = await env.open('?view=memory&tab=health');
+    await openShopHealth(page);
+    const item = orphanItem(page);
+    await item.getByRole('button', { name: 'Add to MEMORY.md…' }).click();
+    await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
+    await item.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shopIndex).toBe(`${SHOP_INDEX}${ORPHAN_LINE}\n`);
+
+    // The page reloads: the banner's Undo is gone, the list keeps the fix.
+    await page.goto(`${env.server.url}?view=memory&tab=health`);
+    const recent = page.getByRole('region', { name: 'Recent fixes' });
+    const fix = recent.locator('li', { hasText: 'Add to MEMORY.md' });
+    await expect.poll(() => fix.textContent()).toContain('MEMORY.md');
+    expect(await page.locator('.fix-applied').count()).toBe(0);
+
+    // Claude Code saves a memory: undo would overwrite it, and the list says so.
+    const theirs = `${SHOP_INDEX}${ORPHAN_LINE}\n- [Shipping](shipping.md) — saved meanwhile\n`;
+    await writeFile(path.join(shopDir, 'MEMORY.md'), theirs);
+    await expect.poll(() => fix.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+    expect(await fix.textContent()).toContain('MEMORY.md changed since this fix; undo would overwrite that change.');
+    await screenshot(page, 'memory-recent-fixes');
+
+    await writeFile(path.join(shopDir, 'MEMORY.md'), `${SHOP_INDEX}${ORPHAN_LINE}\n`);
+    await expect.poll(() => fix.getByRole('button', { name: 'Undo' }).isEnabled()).toBe(true);
+    await fix.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(shopIndex).toBe(SHOP_INDEX);
+    await expect.poll(() => recent.count()).toBe(0);
+    await expectAccessible(page, 'health after undo from recent fixes');
+  });
+});
+
+describe('fix all of one kind', () => {
+  it('previews one change for every dangling link of a source, applies it, and undoes it from the recent fixes', async () => {
+    const dir = env.fx.memoryDir.webapp;
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    const before = await Promise.all(names.map((n) => readFile(path.join(dir, n), 'utf8')));
+    const now = () => Promise.all(names.map((n) => readFile(path.join(dir, n), 'utf8')));
+    const { page } = await env.open('?view=memory&tab=health');
+    await page.waitForSelector('.health-row');
+    await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+    const row = page.locator('.health-row', { has: page.locator('.health-source', { hasText: 'webapp' }) });
+    const dangling = await row.locator('.health-row-problems li').count();
+    expect(dangling).toBeGreaterThan(1);
+    await row.getByRole('button', { name: `Fix all ${dangling}…` }).click();
+    const preview = row.getByRole('region', { name: /^Preview: fix all dangling link findings/ });
+    await expect.poll(() => preview.locator('.diff-file').count()).toBeGreaterThan(0);
+    expect(await preview.textContent()).toContain(`One change fixes ${dangling} findings`);
+    expect(await now()).toEqual(before);
+    await screenshot(page, 'memory-fix-all-preview');
+
+    await preview.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(now).not.toEqual(before);
+    // No dangling link left in webapp: its row leaves the filtered list.
+    await expect.poll(() => row.count()).toBe(0);
+    const fix = page.getByRole('region', { name: 'Recent fixes' }).locator('li', { hasText: `Fixed ${dangling} × dangling link` });
+    await fix.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(now).toEqual(before);
+    await expect.poll(() => row.locator('.health-row-problems li').count()).toBe(dangling);
+  });
+});
+
+describe('at 360 px', () => {
+  it('the recent fixes and a fix-all preview fit the width: no sideways page scroll', async () => {
+    const post = async <T>(route: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${env.server.url}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as T;
+    };
+    const fix = { sourceId: shopId, kind: 'add-to-index', file: 'refunds.md', target: null };
+    const { hash } = await post<{ hash: string }>('api/memory/fix', { ...fix, apply: false });
+    const { undoId } = await post<{ undoId: string }>('api/memory/fix', { ...fix, apply: true, hash });
+    const { page } = await env.open('?view=memory&tab=health', { viewport: { width: 360, height: 800 } });
+    const wide = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.getByRole('region', { name: 'Recent fixes' }).locator('li').first().waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+    await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+    await page.getByRole('button', { name: /^Fix all \d+…$/ }).first().click();
+    await page.locator('.fix-all-preview .diff-file').first().waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'memory-fix-all-360');
+    await post('api/memory/undo', { undoId });
+    expect(await shopIndex()).toBe(SHOP_INDEX);
+  });
+});
+
 describe('the Document tab', () => {
   it('masks a secret in the document until it is revealed, and again on the next file', async () => {
     const entry = `${shopId}/checkout.md`;
@@ -203,7 +290,7 @@ describe('the Document tab', () => {
 
 describe('a read-only run', () => {
   it('says so, previews, and offers no way to write', async () => {
-    const server = await startServer(env.fx.home, { args: ['--read-only'] });
+    const server = await startServer(env.fx.home, { args: ['--read-only'], cache: env.server.cache });
     const w = await openPage(env.browser, server.url);
     try {
       const { page } = w;
@@ -215,6 +302,22 @@ describe('a read-only run', () => {
       await expect.poll(() => item.locator('.diff-add').count()).toBeGreaterThan(0);
       expect(await item.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
       expect(await shopIndex()).toBe(SHOP_INDEX);
+      // No fix of all findings of a kind either.
+      await page.goto(`${server.url}?view=memory&tab=health`);
+      await page.getByRole('group', { name: 'Show one kind of problem' }).locator('button[data-kind="dangling"]').click();
+      await page.waitForSelector('.health-row-problems li');
+      expect(await page.getByRole('button', { name: /^Fix all/ }).count()).toBe(0);
+      // A fix applied by another run is listed, with no Undo.
+      const body = { sourceId: shopId, kind: 'add-to-index', file: 'refunds.md', target: null };
+      const post = (b: unknown) => fetch(`${env.server.url}api/memory/fix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
+      const { hash } = (await (await post({ ...body, apply: false })).json()) as { hash: string };
+      const { undoId } = (await (await post({ ...body, apply: true, hash })).json()) as { undoId: string };
+      await page.goto(`${server.url}?view=memory&tab=health`);
+      const recent = page.getByRole('region', { name: 'Recent fixes' });
+      await expect.poll(() => recent.locator('li').count()).toBe(1);
+      expect(await recent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+      const undone = await fetch(`${env.server.url}api/memory/undo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ undoId }) });
+      expect(undone.status).toBe(200);
     } finally {
       await w.context.close();
       await server.stop();

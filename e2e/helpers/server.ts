@@ -13,6 +13,8 @@ const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export interface RunningServer {
   url: string;
   port: number;
+  /** Its XDG_CACHE_HOME (undo records of memory fixes live there). */
+  cache: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -27,13 +29,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(claudeDir: string | null, options: { port?: number; args?: string[] } = {}): Promise<RunningServer> {
+export async function startServer(claudeDir: string | null, options: { port?: number; args?: string[]; cache?: string } = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const env = { ...process.env };
   delete env.CLAUDE_CONFIG_DIR;
   delete env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE;
   // The session index cache goes to a temp dir, not the user's ~/.cache.
-  const cache = await mkdtemp(path.join(os.tmpdir(), 'pmv-e2e-cache-'));
+  // Another server's, when given: it stays with that server.
+  const own = options.cache === undefined;
+  const cache = options.cache ?? await mkdtemp(path.join(os.tmpdir(), 'pmv-e2e-cache-'));
   env.XDG_CACHE_HOME = cache;
   const args = [CLI, '--port', String(port), ...(claudeDir ? ['--claude-dir', claudeDir] : []), ...(options.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -68,13 +72,14 @@ export async function startServer(claudeDir: string | null, options: { port?: nu
   try {
     url = await ready;
   } catch (error) {
-    await rm(cache, { recursive: true, force: true });
+    if (own) await rm(cache, { recursive: true, force: true });
     throw error;
   }
 
   return {
     url,
     port: Number(new URL(url).port),
+    cache,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -84,7 +89,7 @@ export async function startServer(claudeDir: string | null, options: { port?: nu
         await exited;
         clearTimeout(timer);
       }
-      await rm(cache, { recursive: true, force: true });
+      if (own) await rm(cache, { recursive: true, force: true });
     },
   };
 }

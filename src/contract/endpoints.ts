@@ -124,6 +124,6 @@ export type RefreshResult = Body<Ok<'refresh'>>;
 export type OpenRequest = Body<(typeof endpoints)['open']['body']>;
 export type OpenResult = Body<Ok<'open'>>;
 export type {
-  MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryHealthSource, MemoryProblem, MemoryTrash, MemoryTrashItem, MemoryUndoRequest,
-  MemoryUndoResult, ProblemKind, FixKind,
+  MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryHealthSource, MemoryProblem, MemoryRecentFix, MemoryTrash,
+  MemoryTrashItem, MemoryUndoRequest, MemoryUndoResult, ProblemKind, FixKind,
 } from './memoryCare.js';

@@ -19,6 +19,9 @@ export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic', 'link-mention'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
+/** How many recent fixes GET /api/memory/fixes lists. */
+export const RECENT_FIXES = 20;
+
 /** Longest memory file name a request may send (a path's limit on Linux). */
 export const MAX_NAME_CHARS = 4096;
 
@@ -91,6 +94,26 @@ export const MemoryTrashItemSchema = Type.Object({
   removed: DateTime('When it was removed'),
 }, { additionalProperties: false });
 
+export const MemoryRecentFixSchema = Type.Object({
+  undoId: Type.String({ description: 'POST it to /api/memory/undo to undo the fix' }),
+  kind: Enum(FIX_KINDS, 'The fix that was applied (for a fix of all findings of one kind: the fix of the first one)'),
+  all: Type.Unsafe<{ problem: ProblemKind; count: number } | null>({
+    ...Type.Object({
+      problem: Enum(PROBLEM_KINDS, 'The kind of finding fixed'),
+      count: Type.Integer({ description: 'How many findings the one change fixed' }),
+    }, { additionalProperties: false }),
+    nullable: true,
+    description: 'Set for a fix of all findings of one kind (POST /api/memory/fix-all), null for one finding\'s fix',
+  }),
+  sourceId: Type.String(),
+  dir: Type.String({ description: 'The memory folder it changed' }),
+  file: Type.String({ description: 'The file the fix was asked for' }),
+  files: Type.Array(Type.String(), { description: 'Every file it changed' }),
+  applied: DateTime('When it was applied'),
+  undoable: Type.Boolean({ description: 'Whether an undo would go through now (the files are as the fix left them); the viewer\'s --read-only is said by readOnly' }),
+  reason: NullableString('Why it cannot be undone now, in words for people ("MEMORY.md changed since this fix; undo would overwrite that change"); null when it can'),
+}, { additionalProperties: false });
+
 const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
 
 const careErrors = {
@@ -105,7 +128,7 @@ const careErrors = {
   notFound: text('No such source, file, problem or undo record', 'Not found'),
   conflict: text(
     'A file changed since the preview (its content hash differs: its bytes, or another file or a link in its place), or since the fix being undone; a trashed topic whose name is taken now',
-    'Conflict: the files changed since the preview; look at the new preview',
+    'Conflict: MEMORY.md changed since the preview; applying it would overwrite that change. Nothing was written; look at the new preview',
   ),
   tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
   unsupported: text('A body that is not JSON', 'Unsupported Media Type'),
@@ -158,6 +181,33 @@ export const careEndpoints = {
       413: careErrors.tooLarge, 415: careErrors.unsupported,
     },
   },
+  memoryFixAll: {
+    summary: 'Preview or apply the fixes of every finding of one kind in a memory source as one change (extension beyond interface 1.4.0)',
+    description: [
+      'Each finding\'s own fix (a dangling link retargeted to the near file, else removed; an orphan linked into MEMORY.md or its',
+      'mention turned into a link; a cut value quoted; a stale topic moved to the trash), planned one after another and merged into',
+      'one change per file. Previewed and applied as POST /api/memory/fix is: 409 when any file changed since the preview, nothing',
+      'written; one `undoId` undoes all of it. Only these kinds: dangling, orphan, truncated-value, stale.',
+    ].join(' '),
+    body: Type.Object({
+      sourceId: Type.String({ maxLength: 1024, description: 'A source id from GET /api/memory' }),
+      kind: Enum(PROBLEM_KINDS, 'The kind of finding to fix: dangling, orphan, truncated-value or stale (others answer 400)'),
+      hash: Type.Optional(Type.String({ maxLength: 128, description: 'The `hash` of the preview; required with apply: true' })),
+      apply: Type.Boolean({ description: 'false: preview only; true: write' }),
+    }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        diff: Type.String({ description: 'Unified diff of every file the change touches' }),
+        hash: Type.String({ description: 'Content hash of the files the fixes read, as they were for this answer' }),
+        files: Type.Array(Type.String(), { description: 'The files it changes' }),
+        applied: Type.Boolean(),
+        undoId: NullableString('Set when applied: POST it to /api/memory/undo to undo every fix of the change'),
+        count: Type.Integer({ description: 'How many findings the change fixes' }),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden, 404: careErrors.notFound, 409: careErrors.conflict,
+      413: careErrors.tooLarge, 415: careErrors.unsupported,
+    },
+  },
   memoryUndo: {
     summary: 'Undo an applied fix: every file it changed gets its previous bytes back (extension beyond interface 1.4.0)',
     description: [
@@ -181,6 +231,25 @@ export const careEndpoints = {
       413: careErrors.tooLarge, 415: careErrors.unsupported,
     },
   },
+  memoryFixes: {
+    summary: 'Fixes applied and not undone yet, newest first, each with whether it can still be undone (extension beyond interface 1.4.0)',
+    description: [
+      'Read from the undo records kept under the viewer\'s cache folder, so the list outlives a restart and a reload; at most',
+      `${RECENT_FIXES} of them. A fix can be undone while every file it changed is as it left it; \`reason\` says in words why not.`,
+      'Undo one with POST /api/memory/undo.',
+    ].join(' '),
+    querystring: Type.Object({
+      project: Type.Optional(Type.String({ maxLength: 1024, description: 'Only the fixes of memory sources of this project name (any case)' })),
+    }),
+    response: {
+      200: Type.Object({
+        readOnly: Type.Boolean({ description: 'Undo is refused (readOnlyReason says why)' }),
+        readOnlyReason: NullableString('As GET /api/memory/health says it'),
+        items: Type.Array(MemoryRecentFixSchema),
+      }),
+      400: careErrors.badRequest, 403: careErrors.forbidden,
+    },
+  },
   memoryTrash: {
     summary: 'Topics removed by a fix and not restored yet, newest first (extension beyond interface 1.4.0)',
     response: {
@@ -196,6 +265,10 @@ export type MemoryTrashItem = Static<typeof MemoryTrashItemSchema>;
 export type MemoryHealth = Static<(typeof careEndpoints)['memoryHealth']['response'][200]>;
 export type MemoryFixRequest = Static<(typeof careEndpoints)['memoryFix']['body']>;
 export type MemoryFixResult = Static<(typeof careEndpoints)['memoryFix']['response'][200]>;
+export type MemoryFixAllRequest = Static<(typeof careEndpoints)['memoryFixAll']['body']>;
+export type MemoryFixAllResult = Static<(typeof careEndpoints)['memoryFixAll']['response'][200]>;
 export type MemoryUndoRequest = Static<(typeof careEndpoints)['memoryUndo']['body']>;
 export type MemoryUndoResult = Static<(typeof careEndpoints)['memoryUndo']['response'][200]>;
+export type MemoryRecentFix = Static<typeof MemoryRecentFixSchema>;
+export type MemoryFixes = Static<(typeof careEndpoints)['memoryFixes']['response'][200]>;
 export type MemoryTrash = Static<(typeof careEndpoints)['memoryTrash']['response'][200]>;

@@ -1,10 +1,10 @@
 // The memory care endpoints over a real server on loopback: answers as the served OpenAPI document says,
 // a fix previewed then applied then undone through HTTP, a cross-site attempt refused (nothing written),
 // and a read-only run.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryFixResult, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../src/contract/memoryCare.js';
+import type { MemoryFixAllResult, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../src/contract/memoryCare.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
 import { TempHome, encodeCwd } from '../helpers/home.js';
 import { request, startServer, type Running } from '../helpers/http.js';
@@ -53,7 +53,7 @@ async function call<T>(s: Running, method: string, route: string, body?: unknown
   });
   const type = String(res.headers['content-type']).split(';')[0]!;
   const data = (type === 'application/json' ? JSON.parse(res.body) : res.body) as T;
-  checker.assertResponse(method, route, res.status, type, data);
+  checker.assertResponse(method, route.split('?')[0]!, res.status, type, data);
   return { status: res.status, data, text: res.body };
 }
 
@@ -196,5 +196,49 @@ describe('GET /api/memory/trash', () => {
     expect(undone).toMatchObject({ status: 200, data: { undone: true, files: ['keep.md'], addToIndex: { sourceId, file: 'keep.md' } } });
     expect(await readFile(path.join(memoryDir, 'keep.md'), 'utf8')).toBe('# Keep\n');
     expect(await index()).toBe('- [New](new.md) — saved since\n');
+  });
+});
+
+describe('GET /api/memory/fixes', () => {
+  it('lists an applied fix as documented until it is undone, with why it cannot be undone when a file changed', async () => {
+    const preview = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', fixBody({ apply: false }));
+    const applied = await call<MemoryFixResult>(server, 'POST', '/api/memory/fix', fixBody({ apply: true, hash: preview.data.hash }));
+    const listed = await call<MemoryFixes>(server, 'GET', '/api/memory/fixes?project=webapp');
+    expect(listed.status).toBe(200);
+    expect(listed.data.items).toEqual([expect.objectContaining({
+      undoId: applied.data.undoId, kind: 'add-to-index', file: 'orphan.md', files: ['MEMORY.md'], undoable: true, reason: null,
+    })]);
+    expect((await call<MemoryFixes>(readOnly, 'GET', '/api/memory/fixes')).data).toMatchObject({ readOnly: true, items: [{ undoId: applied.data.undoId }] });
+    const changed = `${await index()}- [New](new.md) — saved meanwhile\n`;
+    await writeFile(path.join(memoryDir, 'MEMORY.md'), changed);
+    const reason = 'MEMORY.md changed since this fix; undo would overwrite that change';
+    expect((await call<MemoryFixes>(server, 'GET', '/api/memory/fixes')).data.items).toMatchObject([{ undoable: false, reason }]);
+    const refused = await call<string>(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId });
+    expect([refused.status, refused.data]).toEqual([409, `Conflict: ${reason}`]);
+    await writeFile(path.join(memoryDir, 'MEMORY.md'), `${INDEX}- [orphan](orphan.md) — Not in the index yet\n`);
+    expect((await call(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId })).status).toBe(200);
+    expect((await call<MemoryFixes>(server, 'GET', '/api/memory/fixes')).data.items).toEqual([]);
+  });
+});
+
+describe('POST /api/memory/fix-all', () => {
+  it('previews and applies every orphan of a source as one change, undone by one undo, as documented', async () => {
+    await home.write(path.join(memoryDir, 'second.md'), ORPHAN.replace('name: orphan', 'name: second').replace('Not in the index yet', 'Also not in the index'));
+    await server.viewer.refresh();
+    const body = { sourceId, kind: 'orphan' };
+    const preview = await call<MemoryFixAllResult>(server, 'POST', '/api/memory/fix-all', { ...body, apply: false });
+    expect(preview.data).toMatchObject({ applied: false, undoId: null, count: 2, files: ['MEMORY.md'] });
+    expect(await index()).toBe(INDEX);
+    const applied = await call<MemoryFixAllResult>(server, 'POST', '/api/memory/fix-all', { ...body, apply: true, hash: preview.data.hash });
+    expect(applied.data).toMatchObject({ applied: true, count: 2 });
+    expect(await index()).toBe(`${INDEX}- [orphan](orphan.md) — Not in the index yet\n- [second](second.md) — Also not in the index\n`);
+    expect((await call(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId })).status).toBe(200);
+    expect(await index()).toBe(INDEX);
+    const refused = await call<string>(readOnly, 'POST', '/api/memory/fix-all', { ...body, apply: true, hash: preview.data.hash });
+    expect(refused.status).toBe(403);
+    const wrongKind = await call<string>(server, 'POST', '/api/memory/fix-all', { sourceId, kind: 'secret', apply: false });
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.data).toContain('kind must be one of dangling, orphan, truncated-value, stale');
+    await rm(path.join(memoryDir, 'second.md'));
   });
 });

@@ -111,7 +111,8 @@ describe('Fetch-Metadata isolation of every route (rule 3a)', () => {
     ['GET', '/api/memory/content?id=x'], ['GET', '/api/memory/search?q=x'], ['GET', '/api/projects'], ['GET', '/api/openapi.json'],
     ['GET', '/api/events'], ['GET', '/'], ['GET', asset], ['GET', '/nope'], ['HEAD', '/api/plans'], ['HEAD', '/'],
     ['POST', '/api/open'], ['POST', '/api/refresh'], ['OPTIONS', '/api/plans'],
-    ['GET', '/api/memory/health'], ['GET', '/api/memory/trash'], ['POST', '/api/memory/fix'], ['POST', '/api/memory/undo'],
+    ['GET', '/api/memory/health'], ['GET', '/api/memory/trash'], ['GET', '/api/memory/fixes'], ['POST', '/api/memory/fix'], ['POST', '/api/memory/fix-all'],
+    ['POST', '/api/memory/undo'],
   ];
 
   it('refuses a request another site sent, on every route and method, with a plain-text 403 and the security headers', async () => {

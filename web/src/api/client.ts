@@ -1,6 +1,6 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  ArchiveBody, Content, FindBody, MemoryFixRequest, MemoryFixResult, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
+  ArchiveBody, Content, FindBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
   MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
 } from './types';
 
@@ -96,7 +96,9 @@ export const api = {
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
   memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
+  memoryFixes: (signal?: AbortSignal) => getJson<MemoryFixes>('/api/memory/fixes', signal),
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),
   memoryFix: (request: MemoryFixRequest) => postJson<MemoryFixResult>('/api/memory/fix', request),
+  memoryFixAll: (request: MemoryFixAllRequest) => postJson<MemoryFixAllResult>('/api/memory/fix-all', request),
   memoryUndo: (undoId: string) => postJson<MemoryUndoResult>('/api/memory/undo', { undoId }),
 };

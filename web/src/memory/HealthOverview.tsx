@@ -1,16 +1,19 @@
 // Every memory source with its problem counts, worst first (a secret outweighs any number of stale
 // topics; see kinds.ts), each problem one click away. A folder Claude Code no longer reads is never
-// shown as healthy. Below, the trash of topics removed by fixes, each restorable.
+// shown as healthy. Below, the recent fixes (each undoable while its files are as it left them) and the
+// trash of topics removed by fixes, each restorable.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { MemoryEntry, MemoryHealthSource, MemoryProblem, MemorySource, ProblemKind } from '../api/types';
 import { useRemote } from '../state/useRemote';
 import { plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
-import { SEVERITY, healthScore } from '../../../src/domain/memory/care/kinds';
+import { SEVERITY, healthScore, isFixAllKind } from '../../../src/domain/memory/care/kinds';
+import { FixAll } from './FixAll';
 import { FixBanner } from './FixBanner';
 import { LEVEL_TEXT, kindLabel, sourceLevel } from './healthSummary';
 import { KIND_LABEL, problemKey } from './problemText';
+import { RecentFixes } from './RecentFixes';
 import type { FixFlow } from './useFixFlow';
 import type { HealthModel } from './useMemoryHealth';
 import './care.css';
@@ -101,6 +104,8 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           const counts = countByKind(h?.problems ?? []);
           const problems = kind === null ? h?.problems ?? [] : (h?.problems ?? []).filter((p) => p.kind === kind);
           const limit = kind === null ? SHOWN_PER_SOURCE : SHOWN_OF_ONE_KIND;
+          // One kind chosen whose fixes can be applied together: all of them in one previewed change.
+          const fixable = kind !== null && isFixAllKind(kind) && !health.readOnly ? problems.filter((p) => p.fix !== null).length : 0;
           return (
             <li key={source.id} className={`health-row${source.active ? '' : ' inactive'}`} data-source-id={source.id}>
               <div className="health-row-head">
@@ -118,6 +123,9 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
                   ))}
                 </span>
               </div>
+              {fixable > 0 && kind !== null && (
+                <FixAll key={kind} sourceId={source.id} project={source.project} kind={kind} count={fixable} onChanged={onChanged} />
+              )}
               {problems.length > 0 && (
                 <ul className="health-row-problems">
                   {problems.slice(0, limit).map((p) => (
@@ -142,6 +150,7 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           );
         })}
       </ol>
+      <RecentFixes version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} />
       <Trash version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} onOpenSource={onOpenSource} />
     </section>
   );

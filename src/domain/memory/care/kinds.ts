@@ -12,6 +12,18 @@ export const SEVERITY: readonly ProblemKind[] = [
   'duplicate', 'orphan', 'stale',
 ];
 
+/**
+ * The kinds whose findings can be fixed all at once (POST /api/memory/fix-all): each fix touches what it
+ * names and nothing else. A duplicate's trash would take both copies; the cut of an over-long index is one
+ * fix already.
+ */
+export const FIX_ALL_KINDS = ['dangling', 'orphan', 'truncated-value', 'stale'] as const satisfies readonly ProblemKind[];
+export type FixAllKind = (typeof FIX_ALL_KINDS)[number];
+
+export function isFixAllKind(kind: string): kind is FixAllKind {
+  return (FIX_ALL_KINDS as readonly string[]).includes(kind);
+}
+
 const RANK = new Map<ProblemKind, number>(SEVERITY.map((kind, i) => [kind, i]));
 
 export function severityRank(kind: ProblemKind): number {

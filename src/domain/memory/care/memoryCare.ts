@@ -5,22 +5,27 @@
 // previous bytes go to an undo record under the viewer's cache dir; --read-only, no cache dir, or one
 // that cannot be written turns every write off, and health says why. Fixes and undos run one at a time.
 // A start finishes what a viewer killed in the middle of a fix left (recover()).
-import { lstatSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
-import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
-import type { FixKind, MemoryFixResult, MemoryHealth, MemoryTrash, MemoryUndoResult } from '../../../contract/memoryCare.js';
+import {
+  type FixKind, type MemoryFixAllResult, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult,
+  type ProblemKind, RECENT_FIXES,
+} from '../../../contract/memoryCare.js';
+import type { LoadedMemory } from '../loader.js';
 import type { MemoryStore } from '../memoryStore.js';
-import { INDEX_FILE } from '../scan.js';
 import { type SourceContext, sourceContext } from './context.js';
-import { unifiedDiff } from './diff.js';
 import { DEFAULT_STALE_DAYS } from './detectors/stale.js';
+import {
+  type FileState, contentHash, diffOf, identities, pidAlive, removeTemps, restoreChange, sameFile, step, undoTarget,
+} from './fixFiles.js';
 import { planFix } from './fixes/plan.js';
+import { planAll } from './fixes/planAll.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
-import { type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
+import { FIX_ALL_KINDS, isFixAllKind } from './kinds.js';
+import { type BulkFix, type PendingMarker, type RecordedChange, type UndoRecord, UndoStore, sha256 } from './undoStore.js';
+import { changesNow, indexChanged, joinNames, restoresTopic, undoBlocker } from './undoState.js';
 import {
-  type FileRead, type Resolved, UnsafePath, Unreadable, nameTaken, newToken, readFile, removeName, resolveInside, restoreLink, tempPath,
-  writeAtomically,
+  UnsafePath, Unreadable, newToken, readFile, removeName, resolveInside, restoreLink, tempPath, writeAtomically,
 } from './writer.js';
 
 export interface MemoryCareOptions {
@@ -47,14 +52,37 @@ export interface FixRequest {
   apply: boolean;
 }
 
-/** One file as a fix found it: where its name leads, and its bytes and identity (null: no such file). */
-interface FileState {
-  resolved: Resolved;
-  read: FileRead | null;
+export interface FixAllRequest {
+  sourceId: string;
+  /** The kind of finding: every finding of it in the source with a fix is fixed. */
+  kind: ProblemKind;
+  hash?: string;
+  apply: boolean;
 }
 
-/** Where a recorded change stands on disk now: as the fix left it, as it was before, or neither. */
-type ChangeState = 'after' | 'before' | 'other';
+type MemorySnapshot = Pick<LoadedMemory, 'listing' | 'files'>;
+
+/** What an undo record says of the fix besides its changes. */
+interface RecordMeta {
+  kind: FixKind;
+  file: string;
+  all?: BulkFix;
+}
+
+type JobPlan<E> = { changes: FileChange[]; record: RecordMeta; extra: E } | { conflict: string } | { invalid: string } | { notFound: string };
+
+/** A fix to preview or apply (see MemoryCare.run). */
+interface FixJob<E> {
+  sourceId: string;
+  apply: boolean;
+  hash: string | undefined;
+  /** What the hash covers besides the files: the request. */
+  key: unknown[];
+  plan(ctx: SourceContext, read: (file: string) => string | null, memory: MemorySnapshot): JobPlan<E>;
+}
+
+/** Previews whose files a refused apply can name. */
+const REMEMBERED_PREVIEWS = 64;
 
 /** A pending marker older than this belongs to no fix still running, whatever its pid says now. */
 const STALE_MARKER_MS = 10 * 60_000;
@@ -67,6 +95,8 @@ export class MemoryCare {
   /** Why the cache folder cannot be written, or null. */
   private unwritable: string | null = null;
   private tail: Promise<unknown> = Promise.resolve();
+  /** What the latest previews read (their hash: each file's identity), oldest first. */
+  private readonly previews = new Map<string, Map<string, string>>();
   readonly staleDays: number;
 
   constructor(private readonly o: MemoryCareOptions) {
@@ -107,14 +137,63 @@ export class MemoryCare {
     return this.serial(() => this.fixNow(request));
   }
 
+  /** Every finding of one kind in a source fixed in one change, previewed, applied and undone as one fix. */
+  fixAll(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
+    return this.serial(() => this.fixAllNow(request));
+  }
+
   undoFix(undoId: string): Promise<Outcome<MemoryUndoResult>> {
     return this.serial(() => this.undoNow(undoId));
   }
 
   trash(): MemoryTrash {
-    const items = (this.undo?.list() ?? []).filter((r) => r.kind === 'trash-topic')
+    const items = (this.undo?.list() ?? []).filter(restoresTopic)
       .map((r) => ({ undoId: r.id, sourceId: r.sourceId, dir: r.dir, file: r.file, removed: r.created }));
     return { items };
+  }
+
+  /**
+   * The fixes applied and not undone, newest first (at most RECENT_FIXES), from the undo records on disk:
+   * each with whether an undo would go through now and, when not, why. `project`: only that project's.
+   */
+  async recentFixes(project?: string): Promise<MemoryFixes> {
+    const memory = await this.o.store.snapshot();
+    const sources = new Map(memory.listing.sources.map((s) => [s.id, s]));
+    const dirs = new Set(memory.listing.sources.map((s) => s.dir));
+    const wanted = project?.toLowerCase();
+    const entries = (this.undo?.list() ?? [])
+      .filter((e) => wanted === undefined || sources.get(e.sourceId)?.project.toLowerCase() === wanted);
+    const items: MemoryFixes['items'] = [];
+    for (const entry of entries) {
+      if (items.length >= RECENT_FIXES) break;
+      const record = this.undo!.load(entry.id);
+      if (record === null) continue;
+      const reason = undoBlocker(record, changesNow(record), dirs.has(record.dir));
+      items.push({
+        undoId: record.id, kind: record.kind, all: record.all ?? null, sourceId: record.sourceId, dir: record.dir, file: record.file,
+        files: record.changes.map((c) => c.file), applied: record.created, undoable: reason === null, reason,
+      });
+    }
+    return { readOnly: this.readOnly, readOnlyReason: this.readOnlyReason, items };
+  }
+
+  /** Keeps what a preview read, so that a refused apply can name the file that changed since. */
+  private remember(hash: string, states: Map<string, FileState>): void {
+    this.previews.delete(hash);
+    this.previews.set(hash, identities(states));
+    for (const key of this.previews.keys()) {
+      if (this.previews.size <= REMEMBERED_PREVIEWS) break;
+      this.previews.delete(key);
+    }
+  }
+
+  /** The refusal of an apply whose preview's hash is not the files' now, naming the files when it can. */
+  private whatChanged(previewHash: string, states: Map<string, FileState>): string {
+    const then = this.previews.get(previewHash);
+    const now = identities(states);
+    const names = then === undefined ? [] : [...new Set([...then.keys(), ...now.keys()])].filter((f) => then.get(f) !== now.get(f)).sort();
+    const which = names.length > 0 ? joinNames(names) : `a file this fix reads (${joinNames([...now.keys()].sort(), 'or')})`;
+    return `${which} changed since the preview; applying it would overwrite that change. Nothing was written; look at the new preview`;
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -137,22 +216,59 @@ export class MemoryCare {
     return null;
   }
 
-  private async fixNow(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
-    if (request.apply) {
+  private fixNow(request: FixRequest): Promise<Outcome<MemoryFixResult>> {
+    const { sourceId, kind, file } = request;
+    const target = request.target ?? null;
+    return this.run<object>({
+      sourceId, apply: request.apply, hash: request.hash, key: [sourceId, kind, file, target],
+      plan: (ctx, read) => {
+        // Every fix is asked for a file the listing holds (add-to-index: the orphan topic).
+        if (!ctx.byFile.has(file)) return { notFound: 'Not found: no such memory file' };
+        const plan = planFix(kind, { ctx, file, target, read });
+        return 'changes' in plan ? { changes: plan.changes, record: { kind, file }, extra: {} } : plan;
+      },
+    });
+  }
+
+  private fixAllNow(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
+    const { sourceId, kind } = request;
+    if (!isFixAllKind(kind)) {
+      return Promise.resolve({ status: 400, message: `Bad request: kind must be one of ${FIX_ALL_KINDS.join(', ')} (the findings whose fixes can be applied together)` });
+    }
+    return this.run<{ count: number }>({
+      sourceId, apply: request.apply, hash: request.hash, key: ['fix-all', sourceId, kind],
+      plan: (ctx, read, memory) => {
+        const health = memoryHealth({
+          listing: memory.listing, files: memory.files, now: (this.o.now ?? Date.now)(), staleDays: this.staleDays, sessionKnown: this.o.sessionKnown,
+        }).find((h) => h.sourceId === sourceId);
+        const problems = (health?.problems ?? []).filter((p) => p.kind === kind && p.fix !== null);
+        if (problems.length === 0) return { conflict: `no ${kind} finding with a fix in this memory folder now` };
+        const { changes, fixed } = planAll(problems, { ctx, read });
+        if (fixed.length === 0) return { conflict: `none of the ${problems.length} ${kind} findings can be fixed now` };
+        const first = fixed[0]!;
+        return { changes, record: { kind: first.fix!, file: first.file!, all: { problem: kind, count: fixed.length } }, extra: { count: fixed.length } };
+      },
+    });
+  }
+
+  /**
+   * A fix's preview, or its write when asked and the hash is the preview's: the files it reads are read
+   * once (their bytes and identity), the plan is made from them, and the hash covers them and the change.
+   */
+  private async run<E extends object>(job: FixJob<E>): Promise<Outcome<MemoryFixResult & E>> {
+    if (job.apply) {
       const refused = this.refusal();
       if (refused) return refused;
-      if (!request.hash) return { status: 400, message: 'Bad request: hash is required with apply: true (the hash of the preview)' };
+      if (!job.hash) return { status: 400, message: 'Bad request: hash is required with apply: true (the hash of the preview)' };
     }
     // What the listing says now, not what it said up to 5 s ago: the fix is computed against it.
     this.o.store.invalidate();
     const memory = await this.o.store.snapshot();
-    const source = memory.listing.sources.find((s) => s.id === request.sourceId);
+    const source = memory.listing.sources.find((s) => s.id === job.sourceId);
     if (!source) return { status: 404, message: 'Not found: no such memory source' };
     const ctx: SourceContext = sourceContext(
       source, memory.listing.entries.filter((e) => e.sourceId === source.id), memory.files.get(source.id) ?? [],
     );
-    // Every fix is asked for a file the listing holds (add-to-index: the orphan topic).
-    if (!ctx.byFile.has(request.file)) return { status: 404, message: 'Not found: no such memory file' };
 
     const states = new Map<string, FileState>();
     const stateOf = (file: string): FileState => {
@@ -174,15 +290,16 @@ export class MemoryCare {
       if (!Buffer.from(text, 'utf8').equals(bytes)) throw new NotText(`${file} is not UTF-8 text`);
       return text;
     };
-    let plan;
+    let plan: JobPlan<E>;
     try {
-      plan = planFix(request.kind, { ctx, file: request.file, target: request.target ?? null, read });
+      plan = job.plan(ctx, read, memory);
       if ('changes' in plan) for (const change of plan.changes) stateOf(change.file);
     } catch (error) {
       if (error instanceof UnsafePath || error instanceof NotText) return { status: 400, message: `Bad request: ${error.message}` };
       if (error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}` };
       throw error;
     }
+    if ('notFound' in plan) return { status: 404, message: plan.notFound };
     if ('invalid' in plan) return { status: 400, message: `Bad request: ${plan.invalid}` };
     if ('conflict' in plan) return { status: 409, message: `Conflict: ${plan.conflict}` };
     for (const change of plan.changes) {
@@ -190,18 +307,20 @@ export class MemoryCare {
         return { status: 400, message: `Bad request: ${change.file} is reached through a symlinked folder; remove it in the folder it lives in` };
       }
     }
-    const hash = contentHash(request, states, plan.changes);
-    if (request.hash !== undefined && request.hash !== '' && request.hash !== hash) {
-      return { status: 409, message: 'Conflict: the files changed since the preview; look at the new preview' };
+    const hash = contentHash(job.key, states, plan.changes);
+    if (job.hash !== undefined && job.hash !== '' && job.hash !== hash) {
+      return { status: 409, message: `Conflict: ${this.whatChanged(job.hash, states)}` };
     }
+    this.remember(hash, states);
     const diff = plan.changes.map((c) => diffOf(c, states.get(c.file)!)).join('');
     const files = plan.changes.map((c) => c.file);
-    if (!request.apply) return { ok: { diff, hash, files, applied: false, undoId: null } };
-    return this.write(request, source.id, source.dir, plan.changes, states, { diff, hash, files });
+    if (!job.apply) return { ok: { diff, hash, files, applied: false, undoId: null, ...plan.extra } };
+    const written = this.write(plan.record, source.id, source.dir, plan.changes, states, { diff, hash, files });
+    return 'ok' in written ? { ok: { ...written.ok, ...plan.extra } } : written;
   }
 
   private write(
-    request: FixRequest, sourceId: string, dir: string, changes: FileChange[], states: Map<string, FileState>,
+    meta: RecordMeta, sourceId: string, dir: string, changes: FileChange[], states: Map<string, FileState>,
     answer: Pick<MemoryFixResult, 'diff' | 'hash' | 'files'>,
   ): Outcome<MemoryFixResult> {
     const undo = this.undo!;
@@ -217,8 +336,9 @@ export class MemoryCare {
       return change;
     });
     const record: UndoRecord = {
-      id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: request.kind, file: request.file, changes: recorded,
+      id, created: new Date((this.o.now ?? Date.now)()).toISOString(), sourceId, dir, kind: meta.kind, file: meta.file, changes: recorded,
     };
+    if (meta.all) record.all = meta.all;
     const marker: PendingMarker = { id, op: 'fix', pid: process.pid, token, temps: changes.map((c) => tempPath(states.get(c.file)!.resolved.real, token)) };
     try {
       undo.begin(marker);
@@ -247,7 +367,10 @@ export class MemoryCare {
       forget(undo, id);
       if (done.length > 0) this.o.changed();
       const note = restored ? '' : `; ${restoredNote(done)}`;
-      if (error instanceof Changed) return { status: 409, message: `Conflict: ${error.message} changed since the preview${note}` };
+      if (error instanceof Changed) {
+        const written = restored ? 'Nothing was written' : 'Not all of it could be taken back';
+        return { status: 409, message: `Conflict: ${error.message} changed since the preview; applying it would overwrite that change. ${written}${note}` };
+      }
       if (error instanceof UnsafePath || error instanceof Unreadable) return { status: 409, message: `Conflict: ${error.message}${note}` };
       return { status: 500, message: `Could not write the fix: ${messageOf(error)}${note}` };
     }
@@ -280,22 +403,18 @@ export class MemoryCare {
     if (record === null) return { status: 404, message: 'Not found: no such undo record' };
     // Only into a folder the viewer lists now.
     const memory = await this.o.store.snapshot();
-    if (!memory.listing.sources.some((s) => s.dir === record.dir)) return { status: 409, message: 'Conflict: that memory folder is not listed any more' };
-    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    const states = changesNow(record);
+    const blocker = undoBlocker(record, states, memory.listing.sources.some((s) => s.dir === record.dir));
+    if (blocker !== null) return { status: 409, message: `Conflict: ${blocker}` };
     let restore: RecordedChange[];
     let addToIndex: MemoryUndoResult['addToIndex'] = null;
-    if (record.kind === 'trash-topic') {
+    if (restoresTopic(record)) {
       // The topic comes back whatever happened to other files since; its index line only while MEMORY.md
       // is as the fix left it (else the add-to-index fix puts it back, previewed).
       const topic = states.find((s) => s.change.file === record.file && s.change.after === null);
-      if (topic?.state === 'other') {
-        return { status: 409, message: `Conflict: a file named ${record.file} exists in that memory folder now; move it away to restore the trashed one` };
-      }
       restore = [...states].sort((a, b) => Number(b === topic) - Number(a === topic)).filter((s) => s.state === 'after').map((s) => s.change);
-      if (states.some((s) => s.state === 'other' && s.change.file === INDEX_FILE)) addToIndex = { sourceId: record.sourceId, file: record.file };
+      if (indexChanged(states)) addToIndex = { sourceId: record.sourceId, file: record.file };
     } else {
-      const changed = states.find((s) => s.state === 'other');
-      if (changed) return { status: 409, message: `Conflict: ${changed.change.file} changed since the fix` };
       // Changes already back as they were (an undo cut short) are left as they are.
       restore = states.filter((s) => s.state === 'after').map((s) => s.change).reverse();
     }
@@ -338,7 +457,7 @@ export class MemoryCare {
 
   /** A fix whose process ended while it wrote: forgotten when nothing (or only part) of it stayed. */
   private settle(record: UndoRecord, token: string): void {
-    const states = record.changes.map((change) => ({ change, state: changeState(record.dir, change) }));
+    const states = changesNow(record);
     if (states.every((s) => s.state === 'after') || states.some((s) => s.state === 'other')) return;
     try {
       for (const { change } of states.filter((s) => s.state === 'after').reverse()) restoreChange(record.dir, change, token);
@@ -348,107 +467,6 @@ export class MemoryCare {
     }
     this.undo!.remove(record.id);
     this.o.changed();
-  }
-}
-
-function step(change: FileChange): number {
-  return change.before === null ? 0 : change.after === null ? 2 : 1;
-}
-
-/** The same bytes, in the same file (device, inode), behind the same name (a link to the same place, or none). */
-function sameFile(seen: FileState, target: Resolved, now: FileRead | null): boolean {
-  if (target.real !== seen.resolved.real || target.link !== seen.resolved.link) return false;
-  if (now === null || seen.read === null) return now === seen.read;
-  return now.dev === seen.read.dev && now.ino === seen.read.ino && now.bytes.equals(seen.read.bytes);
-}
-
-/** The preview of one change; a symlinked name says so, and what it leads to. */
-function diffOf(change: FileChange, state: FileState): string {
-  const { link, real, root } = state.resolved;
-  if (link === null) return unifiedDiff(change.file, change.before, change.after);
-  const target = path.relative(root, real).split(path.sep).join('/');
-  // Its removal takes the link: shown as git shows a symlink, its text as its content.
-  if (change.after === null) return unifiedDiff(change.file, link, null, `(symlink to ${target})`);
-  return unifiedDiff(change.file, change.before, change.after, `(symlink to ${target}: the change is written there)`);
-}
-
-/**
- * The state a fix was computed from: the request, every file it read (bytes and identity: a link or a
- * file in its place, another inode), and what it would write.
- */
-function contentHash(request: FixRequest, states: Map<string, FileState>, changes: FileChange[]): string {
-  const parts: Buffer[] = [Buffer.from(JSON.stringify([request.sourceId, request.kind, request.file, request.target ?? null]))];
-  for (const [file, { resolved, read }] of [...states].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const identity = read === null ? 'missing' : `${sha256(read.bytes)}\0${read.dev}:${read.ino}\0${resolved.link === null ? 'file' : `link:${resolved.link}`}`;
-    parts.push(Buffer.from(`\0${file}\0${identity}`));
-  }
-  for (const c of changes) parts.push(Buffer.from(`\0${c.file}\0${c.after === null ? 'removed' : sha256(Buffer.from(c.after, 'utf8'))}`));
-  return sha256(Buffer.concat(parts));
-}
-
-/** Where a recorded change stands now (see ChangeState). */
-function changeState(dir: string, change: RecordedChange): ChangeState {
-  try {
-    if (change.after === null) {
-      if (!nameTaken(dir, change.file)) return 'after';
-      if (change.link !== undefined) return linkText(dir, change.file) === change.link ? 'before' : 'other';
-    }
-    const now = readFile(resolveInside(dir, change.file).real)?.bytes ?? null;
-    if (change.after !== null && now !== null && sha256(now) === change.after) return 'after';
-    if (change.before === null ? now === null : now !== null && now.equals(Buffer.from(change.before, 'base64'))) return 'before';
-    return 'other';
-  } catch {
-    return 'other';
-  }
-}
-
-function linkText(dir: string, rel: string): string | null {
-  try {
-    return readlinkSync(resolveInside(dir, rel).name);
-  } catch {
-    return null;
-  }
-}
-
-/** Where restoring a change writes its bytes (its temporary file goes beside it). */
-function undoTarget(dir: string, change: RecordedChange): string {
-  return resolveInside(dir, change.file).real;
-}
-
-/** Puts one change back as it was before the fix. */
-function restoreChange(dir: string, change: RecordedChange, token: string): void {
-  const target = resolveInside(dir, change.file);
-  if (change.before === null) removeName(target);
-  else if (change.link !== undefined) restoreLink(target.name, change.link);
-  else writeAtomically(target.real, Buffer.from(change.before, 'base64'), change.after === null, token);
-}
-
-/** The temporary files a marker names, each checked to be one of its own inside the record's folder. */
-function removeTemps(dir: string, marker: PendingMarker): void {
-  let root: string;
-  try {
-    root = realpathSync.native(dir);
-  } catch {
-    return;
-  }
-  const suffix = `.md.tmp.${marker.pid}.${marker.token}`;
-  for (const temp of marker.temps) {
-    const rel = path.relative(root, temp);
-    if (!temp.endsWith(suffix) || rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-    try {
-      if (lstatSync(temp).isFile()) unlinkSync(temp);
-    } catch {
-      // Never written, or renamed into place.
-    }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

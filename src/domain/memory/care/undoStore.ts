@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { FixKind } from '../../../contract/memoryCare.js';
+import { type FixKind, PROBLEM_KINDS, type ProblemKind } from '../../../contract/memoryCare.js';
 import { isFixKind } from './fixes/plan.js';
 
 export interface RecordedChange {
@@ -38,7 +38,14 @@ export interface UndoRecord {
   kind: FixKind;
   /** The file the fix was asked for. */
   file: string;
+  /** Set for a fix of all findings of one kind in one change (kind: the fix of the first one). */
+  all?: BulkFix;
   changes: RecordedChange[];
+}
+
+export interface BulkFix {
+  problem: ProblemKind;
+  count: number;
 }
 
 /** A record as the index lists it: everything but the changes. */
@@ -323,7 +330,19 @@ function parseJson(text: string | null): unknown {
 }
 
 function entryOf(record: UndoRecord): UndoEntry {
-  return { id: record.id, created: record.created, kind: record.kind, sourceId: record.sourceId, dir: record.dir, file: record.file };
+  const entry: UndoEntry = { id: record.id, created: record.created, kind: record.kind, sourceId: record.sourceId, dir: record.dir, file: record.file };
+  if (record.all) entry.all = { problem: record.all.problem, count: record.all.count };
+  return entry;
+}
+
+function validBulk(value: unknown): BulkFix | null | undefined {
+  if (value === undefined) return undefined;
+  const b = value as Partial<Record<keyof BulkFix, unknown>> | null;
+  if (typeof b !== 'object' || b === null || typeof b.problem !== 'string' || !(PROBLEM_KINDS as readonly string[]).includes(b.problem) ||
+      !Number.isSafeInteger(b.count) || (b.count as number) < 1) {
+    return null;
+  }
+  return { problem: b.problem as ProblemKind, count: b.count as number };
 }
 
 function sortNewestFirst(entries: UndoEntry[]): UndoEntry[] {
@@ -341,7 +360,11 @@ function validEntry(item: unknown): UndoEntry | null {
       !isText(e.kind) || !isFixKind(e.kind) || !isText(e.sourceId) || !isText(e.dir) || !path.isAbsolute(e.dir) || !isText(e.file)) {
     return null;
   }
-  return { id: e.id, created: e.created, kind: e.kind, sourceId: e.sourceId, dir: e.dir, file: e.file };
+  const all = validBulk(e.all);
+  if (all === null) return null;
+  const entry: UndoEntry = { id: e.id, created: e.created, kind: e.kind, sourceId: e.sourceId, dir: e.dir, file: e.file };
+  if (all) entry.all = all;
+  return entry;
 }
 
 function markerOf(data: unknown, id: string): PendingMarker | null {
@@ -358,7 +381,7 @@ function isRecord(data: unknown): data is UndoRecord {
   const r = data as Partial<UndoRecord> | null;
   return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.created === 'string' &&
     typeof r.sourceId === 'string' && typeof r.dir === 'string' && typeof r.kind === 'string' && isFixKind(r.kind) &&
-    typeof r.file === 'string' && Array.isArray(r.changes) && r.changes.every((c) => typeof c?.file === 'string' &&
+    typeof r.file === 'string' && validBulk(r.all) !== null && Array.isArray(r.changes) && r.changes.every((c) => typeof c?.file === 'string' &&
       (c.before === null || typeof c.before === 'string') && (c.after === null || typeof c.after === 'string') &&
       (c.link === undefined || typeof c.link === 'string'));
 }
