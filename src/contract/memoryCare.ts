@@ -5,6 +5,7 @@ import {
   Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, Optional, String as TString, Union, Unsafe,
   type Static,
 } from 'typebox';
+import { DateTime, NullableInteger, NullableString, textAnswer } from './schemaParts.js';
 
 const Type = {
   Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, Optional, String: TString, Union, Unsafe,
@@ -25,8 +26,6 @@ export const RECENT_FIXES = 20;
 /** Longest memory file name a request may send (a path's limit on Linux). */
 export const MAX_NAME_CHARS = 4096;
 
-const NullableString = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
-const NullableInteger = (description: string) => Type.Unsafe<number | null>({ type: 'integer', nullable: true, description });
 const Enum = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 const NullableEnum = <T extends readonly string[]>(values: T, description: string) =>
@@ -79,7 +78,6 @@ export const MemoryHealthSourceSchema = Type.Object({
   problems: Type.Array(MemoryProblemSchema, { description: 'Worst kind first, then by file and line' }),
 }, { additionalProperties: false });
 
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const MemoryTrashItemSchema = Type.Object({
   undoId: Type.String({
@@ -114,24 +112,23 @@ export const MemoryRecentFixSchema = Type.Object({
   reason: NullableString('Why it cannot be undone now, in words for people ("MEMORY.md changed since this fix; undo would overwrite that change"); null when it can'),
 }, { additionalProperties: false });
 
-const text = (description: string, example: string) => ({ description, content: { 'text/plain': { schema: { type: 'string', example } } } });
 
 const careErrors = {
-  badRequest: text(
+  badRequest: textAnswer(
     'Malformed body (the message names the field and what it accepts), a name that is no memory file, or a fix that does not apply to this file',
     'Bad request: kind must be one of add-to-index, remove-link, retarget-link, quote-value, move-past-cut, trash-topic, link-mention',
   ),
-  forbidden: text(
+  forbidden: textAnswer(
     'Host not allowed, a cross-origin request, or fixes are unavailable (a write): --read-only, or no cache folder that can be written (the message says which; so does GET /api/memory/health\'s readOnlyReason)',
     'Forbidden: the viewer runs with --read-only',
   ),
-  notFound: text('No such source, file, problem or undo record', 'Not found'),
-  conflict: text(
+  notFound: textAnswer('No such source, file, problem or undo record', 'Not found'),
+  conflict: textAnswer(
     'A file changed since the preview (its content hash differs: its bytes, or another file or a link in its place), or since the fix being undone; a trashed topic whose name is taken now',
     'Conflict: MEMORY.md changed since the preview; applying it would overwrite that change. Nothing was written; look at the new preview',
   ),
-  tooLarge: text('Request body larger than 16 KiB', 'Payload Too Large'),
-  unsupported: text('A body that is not JSON', 'Unsupported Media Type'),
+  tooLarge: textAnswer('Request body larger than 16 KiB', 'Payload Too Large'),
+  unsupported: textAnswer('A body that is not JSON', 'Unsupported Media Type'),
 } as const;
 
 export const careEndpoints = {
