@@ -137,7 +137,8 @@ describe('memory history', () => {
     expect(await version(`${key}/old.md`, h.versions[0]!.id)).toBe('# Old\nA stale note.\n');
   });
 
-  it('answers 404 for an id that names no memory file', async () => {
+  it('answers 404 for an id that names no memory file, and for a version it does not have', async () => {
+    expect((await server.get(`/api/memory/history?${q(`${key}/deploy.md`)}`)).status).toBe(200);
     expect((await server.get(`/api/memory/history?id=${encodeURIComponent('nope/x.md')}`)).status).toBe(404);
     expect((await server.get(`/api/memory/blame?id=${encodeURIComponent('nope/x.md')}`)).status).toBe(404);
     expect((await server.get(`/api/memory/versions/t0?${q(`${key}/deploy.md`)}`)).status).toBe(404);
