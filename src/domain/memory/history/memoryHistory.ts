@@ -91,7 +91,7 @@ export class MemoryHistory {
     for (const entry of listing.entries) {
       listed.add(entry.filepath);
       await slicer.maybeYield();
-      await this.observe(entry.id, entry.filepath);
+      await this.observe(entry.id, entry.filepath, false);
     }
     for (const filepath of this.o.observed.paths()) {
       if (!listed.has(filepath)) {
@@ -135,17 +135,20 @@ export class MemoryHistory {
 
   /**
    * A listed file's text now, read through the memory store, and observed (kept when it is new); null when
-   * it is gone or too large to hold.
+   * it is gone or too large to hold, or, not `wanted`, when its stat has not moved since it was last observed.
    */
-  private async observe(id: string, filepath: string): Promise<{ text: string; mtimeMs: number } | null> {
+  private async observe(id: string, filepath: string, wanted = true): Promise<{ text: string; mtimeMs: number } | null> {
     const opened = await this.o.memory.open(id);
     if (opened === null) return null;
     try {
       const { stats } = opened;
       if (stats.size > LARGE_FILE_BYTES) return null;
       const stamp = `${stats.mtimeMs}\0${stats.size}\0${stats.ino}`;
+      const changed = this.stamps.get(filepath) !== stamp;
+      // A pass over every file reads only those whose stat moved.
+      if (!changed && !wanted) return null;
       const bytes = await opened.handle.readFile();
-      if (this.stamps.get(filepath) !== stamp) {
+      if (changed) {
         this.stamps.set(filepath, stamp);
         if (this.o.observed.observe(filepath, bytes, stats.mtimeMs)) this.o.changed();
       }
