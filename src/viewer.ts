@@ -16,6 +16,9 @@ import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryCare } from './domain/memory/care/memoryCare.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
+import { MemoryHistory } from './domain/memory/history/memoryHistory.js';
+import { DEFAULT_HISTORY_LIMIT_BYTES, ObservedVersions } from './domain/history/observedVersions.js';
+import { createHash } from 'node:crypto';
 import { PersistedState } from './domain/persisted.js';
 import { discoverPlanFolders } from './domain/plans/planFolders.js';
 import { PlanStore, type OpenedPlan, type PlanChange } from './domain/plans/planStore.js';
@@ -86,6 +89,8 @@ export class Viewer {
   readonly care: MemoryCare;
   /** Plans' stories, the archive and session cards (domain/history/). */
   readonly history: HistoryKeeper;
+  /** Memory files' versions, blame and archive (domain/memory/history/). */
+  readonly memoryHistory: MemoryHistory;
   /** The ranked search over plans, memory and sessions (domain/find/), built in the background. */
   readonly finder: Finder;
   private readonly watchers: Watchers | null;
@@ -113,7 +118,10 @@ export class Viewer {
       {
         sessions: () => this.sessions,
         plans: () => this.plans.saved(),
-        history: () => ({ save: () => this.history.save() }),
+        history: () => ({ save: () => {
+          this.history.save();
+          this.memoryHistory.save();
+        } }),
       },
       { sessions: (save) => this.sessionQueue.run(save), plans: (save) => this.planQueue.run(save), history: (save) => save() },
     );
@@ -122,6 +130,12 @@ export class Viewer {
       homeDir: options.homeDir,
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
+    });
+    const homeKey = createHash('sha256').update(path.resolve(options.claudeDir)).digest('hex').slice(0, 16);
+    this.memoryHistory = new MemoryHistory({
+      claudeDir: options.claudeDir, sessions: this.sessions, memory: this.memory,
+      observed: new ObservedVersions(options.cacheDir ? path.join(options.cacheDir, `memory-history-${homeKey}`) : null, options.historyLimitBytes ?? DEFAULT_HISTORY_LIMIT_BYTES),
+      changed: () => persisted.changed('history'),
     });
     this.care = new MemoryCare({
       store: this.memory,
@@ -252,6 +266,7 @@ export class Viewer {
       this.watchStarted = true;
       if (this.options.literalSearch !== false) this.plans.startSearchPrep();
       void this.history.start();
+      this.observeMemory();
       this.finder.start();
       this.watching = this.watchNow();
     }
@@ -426,7 +441,29 @@ export class Viewer {
   memoryChanged(): void {
     this.memory.invalidate();
     this.finder.changed('memory');
+    if (this.watchStarted) this.observeMemory();
     this.emit({ type: 'memory' });
+  }
+
+  private memoryObserving: Promise<void> | null = null;
+  private memoryObserveAgain = false;
+
+  /**
+   * Keeps what is on disk of every memory file as an observed version (a hand edit or Auto Dream leaves no
+   * tool call): once after start, then after each change; changes during a pass make one pass more.
+   */
+  private observeMemory(): void {
+    if (this.memoryObserving !== null) {
+      this.memoryObserveAgain = true;
+      return;
+    }
+    this.memoryObserving = (async () => {
+      do {
+        this.memoryObserveAgain = false;
+        await this.memoryHistory.observeAll().catch(() => undefined);
+      } while (this.memoryObserveAgain && !this.closed);
+      this.memoryObserving = null;
+    })();
   }
 
   /** Periodic full pass used when a watcher failed (ENOSPC, EMFILE): slower, but nothing goes stale. */
@@ -450,6 +487,8 @@ export class Viewer {
     this.history.stop();
     await this.finder.stop();
     await this.watchers?.close();
+    // A pass over the memory files writes observed contents under the cache dir: done before the last save.
+    await this.memoryObserving;
     await this.persisted.flush();
     this.listeners.clear();
     await this.scanWorkers.close();

@@ -17,6 +17,7 @@ import { memoryRoutes } from './routes/memory.js';
 import { memoryCareRoutes } from './routes/memoryCare.js';
 import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
+import { memoryHistoryRoutes } from './routes/memoryHistory.js';
 import { outcomeRoutes } from './routes/outcome.js';
 import { costRoutes } from './routes/costs.js';
 import { transcriptRoutes } from './routes/transcript.js';
@@ -153,6 +154,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
+  memoryHistoryRoutes(app, options.viewer);
   outcomeRoutes(app, options.viewer);
   costRoutes(app, options.viewer);
   transcriptRoutes(app, options.viewer);

@@ -13,6 +13,7 @@ import { masked, maskedOrNull, maskedWindow } from './masking.js';
 import { healthAnswer, memoryHealth } from './memoryHealth.js';
 import { PROBLEM_KINDS } from '../contract/memoryCare.js';
 import { registerOutcomeTool } from './outcomeTool.js';
+import { registerMemoryHistoryTools } from './memoryHistoryTools.js';
 import { registerTranscriptTool } from './transcriptTool.js';
 import { searchEverything } from './searchTool.js';
 import { notFound, planName, uniqueMatch } from './resolve.js';
@@ -215,6 +216,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
   });
 
   registerOutcomeTool(server, viewer);
+  registerMemoryHistoryTools(server, viewer);
   registerTranscriptTool(server, viewer);
   return server;
 }

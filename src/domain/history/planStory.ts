@@ -58,7 +58,7 @@ function toolUses(items: NodeView[]): NodeView[] {
 }
 
 /** The input of the tool call in a write's line that wrote `filePath`. */
-function toolInput(write: LoggedWrite): Json | null {
+export function toolInput(write: Pick<LoggedWrite, 'log' | 'line' | 'tool' | 'filePath'>): Json | null {
   const line = readLineAt(write.log, write.line.start, write.line.end);
   for (const item of toolUses(line?.node('message')?.get('content')?.items() ?? [])) {
     if (item.get('name')?.str(16) !== write.tool) continue;

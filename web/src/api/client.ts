@@ -1,6 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  ArchiveBody, Content, FindBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryListing, MemorySearch, MemoryTrash,
+  ArchiveBody, Content, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth,
+  MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash,
   MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
 } from './types';
 
@@ -95,6 +96,11 @@ export const api = {
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),
+  // Memory history (extensions, src/contract/memoryHistory.ts).
+  memoryHistory: (id: string, signal?: AbortSignal) => getJson<MemoryHistoryBody>(`/api/memory/history?id=${encodeURIComponent(id)}`, signal),
+  memoryVersion: (id: string, versionId: string, signal?: AbortSignal) =>
+    getJson<Content>(`/api/memory/versions/${encodeURIComponent(versionId)}?id=${encodeURIComponent(id)}`, signal).then((r) => r.content),
+  memoryBlame: (id: string, signal?: AbortSignal) => getJson<MemoryBlameBody>(`/api/memory/blame?id=${encodeURIComponent(id)}`, signal),
   memoryHealth: (signal?: AbortSignal) => getJson<MemoryHealth>('/api/memory/health', signal),
   memoryFixes: (signal?: AbortSignal) => getJson<MemoryFixes>('/api/memory/fixes', signal),
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),

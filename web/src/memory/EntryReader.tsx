@@ -2,7 +2,7 @@
 // reads only part of a frontmatter value), body without frontmatter, links and [[wikilinks]] navigating
 // inside the app (broken ones marked), "linked from", the session that wrote it and that session's plan.
 // For MEMORY.md: the health panel and the cut point drawn into the document. Secrets masked until revealed.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import { SessionChip } from '../plans/SessionChip';
@@ -21,6 +21,9 @@ import { CommentCutWarning } from './CommentCutWarning';
 import { IndexHealth } from './IndexHealth';
 import { indexReach, linkRenderOptions, splitMemoryFile, type EntryResolver } from './links';
 import { maskedLine, SecretNotice, useMaskedText } from './SecretNotice';
+import { MemoryTimeline } from './MemoryTimeline';
+import { tabIds, Tabs } from '../history/Tabs';
+import './timeline.css';
 
 interface Props {
   entry: MemoryEntry;
@@ -49,8 +52,18 @@ function flash(el: Element | null): void {
   el.classList.add('flash');
 }
 
+type EntryTab = 'document' | 'history' | 'blame';
+const ENTRY_TABS: { key: EntryTab; label: string; title?: string }[] = [
+  { key: 'document', label: 'Document' },
+  { key: 'history', label: 'History', title: 'Every version: who wrote it, when, answering which prompt' },
+  { key: 'blame', label: 'Blame', title: 'Who last wrote each line' },
+];
+
 export function EntryReader({ entry, source, content, resolver, sourceEntries, pinned, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
+  const [tab, setTab] = useState<{ id: string; tab: EntryTab }>({ id: entry.id, tab: 'document' });
+  // Another file opens on its document.
+  const shownTab: EntryTab = tab.id === entry.id ? tab.tab : 'document';
   // `raw` measures the file (cut point, sizes); `text`, masked until revealed, is what is shown and copied.
   const raw = content.key === entry.id ? content.text : null;
   const masked = useMaskedText(raw, entry.id);
@@ -219,7 +232,12 @@ export function EntryReader({ entry, source, content, resolver, sourceEntries, p
           <button type="button" onClick={open} title="Open in editor (Enter)">Open in editor</button>
         </div>
       </header>
-      {content.status === 'missing' ? (
+      <Tabs tabs={ENTRY_TABS} selected={shownTab} label="Memory views" idBase="entry" onSelect={(key) => setTab({ id: entry.id, tab: key })} className="entry-tabs" />
+      {shownTab !== 'document' ? (
+        <div role="tabpanel" id={tabIds('entry', shownTab).panel} aria-labelledby={tabIds('entry', shownTab).tab} className="entry-timeline">
+          <MemoryTimeline id={entry.id} view={shownTab} stamp={`${entry.modified}\0${entry.size}`} />
+        </div>
+      ) : content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This memory file is gone</h2>
           <p>{entry.filename} was deleted or renamed on disk.</p>

@@ -7,6 +7,7 @@ import type { LineView, Span } from '../lineView.js';
 import type { LinkFacts, LogOwner, ReadCounts } from '../logFacts.js';
 import { lineHead } from './lineHead.js';
 import { linkLine } from './links.js';
+import { memoryWrites } from './memoryWrites.js';
 import { planEvents } from './planEvents.js';
 import { sessionCards } from './sessionCards.js';
 import { work } from './work.js';
@@ -15,6 +16,7 @@ export const EXTRACTORS = {
   plans: planEvents,
   cards: sessionCards,
   work,
+  memory: memoryWrites,
 } as const;
 
 type Extractors = typeof EXTRACTORS;

@@ -1,0 +1,123 @@
+// A memory file's History and Blame (GET /api/memory/history, /versions, /blame): every version with the
+// session, time and prompt that wrote it, or "changed outside Claude Code" with the time the viewer saw
+// it; any two versions compared with the plan history's line diff; each line of the file with the
+// version that last wrote it. Texts and prompts are masked as the Document tab masks them, until revealed.
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { BlameLine, MemoryBlameBody, MemoryHistoryBody, MemoryVersion } from '../api/types';
+import { api, describeError, isAbort } from '../api/client';
+import { diffTexts } from '../history/lineDiff';
+import { RawDiff } from '../history/RawDiff';
+import { exactTime, relativeTime } from '../ui/format';
+import { maskSecrets } from '../../../src/domain/memory/care/secrets';
+
+export type TimelineView = 'history' | 'blame';
+
+interface Props {
+  id: string;
+  view: TimelineView;
+  /** Changes when the file does: the answers are fetched again. */
+  stamp: string;
+}
+
+type Loaded<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
+
+function useLoaded<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    load(controller.signal).then(
+      (value) => setState({ status: 'ready', value }),
+      (error: unknown) => !isAbort(error) && setState({ status: 'error', error }),
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `deps` names what `load` reads
+  }, deps);
+  return state;
+}
+
+const SOURCE = { write: 'Written', edit: 'Edited', outside: 'Changed outside Claude Code' } as const;
+
+function Who({ source, sessionId, at }: { source: MemoryVersion['source']; sessionId: string | null; at: string | null }) {
+  return (
+    <>
+      <span className={`who who-${source}`}>{source === 'outside' ? SOURCE.outside : `${SOURCE[source]} in session ${sessionId?.slice(0, 8) ?? '?'}`}</span>
+      {at && <span className="muted" title={exactTime(at)}> · {source === 'outside' ? 'seen ' : ''}{relativeTime(at)}</span>}
+    </>
+  );
+}
+
+export function MemoryTimeline({ id, view, stamp }: Props) {
+  const [revealed, setRevealed] = useState(false);
+  const show = useCallback((text: string): string => (revealed ? text : maskSecrets(text).text), [revealed]);
+  const history = useLoaded<MemoryHistoryBody>((signal) => api.memoryHistory(id, signal), [id, stamp]);
+  const blame = useLoaded<MemoryBlameBody | null>((signal) => (view === 'blame' ? api.memoryBlame(id, signal) : Promise.resolve(null)), [id, stamp, view]);
+  const reveal = (
+    <p className="secret-notice" role="note">
+      {revealed ? 'Showing secrets in clear.' : 'What looks like a credential is hidden.'}{' '}
+      <button type="button" className="link-button" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>{revealed ? 'Hide' : 'Reveal'}</button>
+    </p>
+  );
+  if (history.status === 'error') return <div className="state-panel error"><p>{describeError(history.error)}</p></div>;
+  if (history.status === 'loading') return <div className="state-panel loading" aria-busy="true">Loading…</div>;
+  const versions = history.value.versions;
+  if (versions.length === 0) return <p className="muted">No version of this file is known.</p>;
+  if (view === 'history') return <HistoryList id={id} versions={versions} show={show} reveal={reveal} />;
+  if (blame.status === 'error') return <div className="state-panel error"><p>{describeError(blame.error)}</p></div>;
+  if (blame.status === 'loading' || blame.value === null) return <div className="state-panel loading" aria-busy="true">Loading…</div>;
+  return <BlameTable lines={blame.value.lines} versions={versions} show={show} reveal={reveal} />;
+}
+
+function HistoryList({ id, versions, show, reveal }: { id: string; versions: MemoryVersion[]; show(text: string): string; reveal: ReactNode }) {
+  const [from, setFrom] = useState(versions.length > 1 ? versions.at(-2)!.id : versions[0]!.id);
+  const [to, setTo] = useState(versions.at(-1)!.id);
+  const texts = useLoaded<[string, string]>((signal) => Promise.all([api.memoryVersion(id, from, signal), api.memoryVersion(id, to, signal)]), [id, from, to]);
+  const diff = useMemo(() => (texts.status === 'ready' ? diffTexts(show(texts.value[0]), show(texts.value[1])) : null), [texts, show]);
+  const label = (v: MemoryVersion, i: number): string => `v${i + 1} · ${v.source === 'outside' ? 'outside Claude Code' : SOURCE[v.source]}`;
+  return (
+    <div className="memory-timeline" data-testid="memory-history">
+      {reveal}
+      <ol className="memory-versions">
+        {versions.map((v, i) => (
+          <li key={v.id} className={`memory-version source-${v.source}`} data-version={v.id}>
+            <span className="version-name">{label(v, i)}</span> <Who source={v.source} sessionId={v.sessionId} at={v.at} />
+            {v.prompt && <blockquote className="version-prompt" title="The prompt this write was answering">{show(v.prompt)}</blockquote>}
+            {v.gapBefore && <p className="notice">A change before this version could not be rebuilt.</p>}
+          </li>
+        ))}
+      </ol>
+      <div className="compare-pickers">
+        <label>From <select value={from} onChange={(e) => setFrom(e.currentTarget.value)} aria-label="Compare from">
+          {versions.map((v, i) => <option key={v.id} value={v.id}>{label(v, i)}</option>)}
+        </select></label>{' '}
+        <label>To <select value={to} onChange={(e) => setTo(e.currentTarget.value)} aria-label="Compare to">
+          {versions.map((v, i) => <option key={v.id} value={v.id}>{label(v, i)}</option>)}
+        </select></label>
+      </div>
+      <div data-testid="memory-diff">
+        {texts.status === 'error' ? <p>{describeError(texts.error)}</p> : diff === null ? <p aria-busy="true">Loading…</p> : <RawDiff diff={diff} layout="inline" />}
+      </div>
+    </div>
+  );
+}
+
+function BlameTable({ lines, versions, show, reveal }: { lines: BlameLine[]; versions: MemoryVersion[]; show(text: string): string; reveal: ReactNode }) {
+  const number = new Map(versions.map((v, i) => [v.id, i + 1]));
+  return (
+    <div className="memory-blame" data-testid="memory-blame">
+      {reveal}
+      <table className="blame-table">
+        <thead><tr><th scope="col">Line</th><th scope="col">Last written by</th><th scope="col">Text</th></tr></thead>
+        <tbody>
+          {lines.map((l) => (
+            <tr key={l.line} className={`blame-line source-${l.source}`} title={l.prompt ? `Answering: ${show(l.prompt)}` : undefined}>
+              <td className="ln">{l.line}</td>
+              <td className="blame-who">v{number.get(l.versionId) ?? '?'} · <Who source={l.source} sessionId={l.sessionId} at={l.at} /></td>
+              <td className="line-text"><code>{show(l.text)}</code></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
