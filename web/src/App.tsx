@@ -33,6 +33,10 @@ const ArchiveView = lazy(() => loadArchiveView().then((m) => ({ default: m.Archi
 const loadSessionView = () => import('./session/SessionView');
 const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
 
+// The Costs view brings the charting library (its own chunk, imported when a chart is drawn).
+const loadCostsView = () => import('./costs/CostsView');
+const CostsView = lazy(() => loadCostsView().then((m) => ({ default: m.CostsView })));
+
 const FRESH_MS = 8000;
 
 export function App() {
@@ -262,6 +266,10 @@ export function App() {
       ) : url.view === 'session' ? (
         <LazyView what="session view">
           <SessionView url={url} setUrl={setUrl} onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', at: null }, 'push')} />
+        </LazyView>
+      ) : url.view === 'costs' ? (
+        <LazyView what="costs view">
+          <CostsView dark={theme.dark} />
         </LazyView>
       ) : url.view === 'archive' ? (
         <LazyView what="archive view">

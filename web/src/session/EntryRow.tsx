@@ -48,6 +48,11 @@ export function callSummary(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
+function shortTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
 function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -113,7 +118,7 @@ export function EntryRow({ sessionId, entry, index, firstOfLine, result, highlig
     <li className={`entry entry-${e.kind}${highlighted ? ' highlighted' : ''}`} id={onLink && firstOfLine ? `entry-${e.cursor}` : undefined} data-cursor={e.cursor}>
       <div className="entry-head">
         <span className="entry-kind">{KIND_LABEL[e.kind]}</span>
-        {e.at && <time dateTime={e.at} title={exactTime(e.at)} className="muted">{exactTime(e.at)}</time>}
+        {e.at && <time dateTime={e.at} title={exactTime(e.at)} className="muted">{shortTime(e.at)}</time>}
         {onLink && firstOfLine && (
           <a
             className="entry-link"
