@@ -100,4 +100,14 @@ describe('the Costs view', () => {
     await screenshot(page, 'costs-view-360-dark');
     await context.close();
   }, 120_000);
+
+  it('searches the plans when you type in the top bar\'s box', async () => {
+    const { page } = await env.open('?view=costs');
+    await page.locator('.cost-table[data-by="day"]').waitFor();
+    const box = page.getByRole('searchbox', { name: 'Search plans: title, file, project, text' });
+    await box.fill('Costly');
+    await expect.poll(async () => (await query(page)).get('view')).toBeNull();
+    expect((await query(page)).get('q')).toBe('Costly');
+    await expect.poll(() => page.locator(`.grid-row[data-filename="${PLAN}"]`).count()).toBe(1);
+  }, 60_000);
 });

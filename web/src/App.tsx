@@ -243,7 +243,8 @@ export function App() {
         themeMode={theme.mode}
         dark={theme.dark}
         onView={switchView}
-        onQuery={(q) => setUrl({ q })}
+        // The session and costs views have no list to search: typing there searches the plans.
+        onQuery={(q) => (url.view === 'session' || url.view === 'costs' ? setUrl({ q, view: 'plans' }, 'push') : setUrl({ q }))}
         onSearchEnter={focusList}
         onRefresh={() => void refresh()}
         onTheme={theme.cycle}

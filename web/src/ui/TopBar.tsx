@@ -31,7 +31,7 @@ const LIVE_TEXT: Record<LiveStatus, string> = {
 
 export function TopBar(p: Props) {
   const placeholder =
-    p.view === 'plans' ? 'Search plans: title, file, project, text'
+    p.view === 'plans' || p.view === 'session' || p.view === 'costs' ? 'Search plans: title, file, project, text'
     : p.view === 'archive' ? 'Search archived plans: title, file, project'
     : 'Search memory: name, file, description, text';
   return (
