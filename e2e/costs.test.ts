@@ -60,7 +60,7 @@ async function tableRows(page: import('playwright-core').Page, by: string): Prom
 
 describe('the Costs view', () => {
   it('opens from the top bar, loads its charts on demand, and shows the figures of /api/costs', async () => {
-    const { page } = await env.open();
+    const { page, consoleErrors, pageErrors } = await env.open();
     await page.waitForSelector('.grid-row');
     const chartCode = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /uPlot/i.test(e.name)).length);
     expect(await chartCode()).toBe(0);
@@ -82,6 +82,8 @@ describe('the Costs view', () => {
     expect(await dayRow('2026-10-11').locator('.cost-usd').textContent()).toBe('$0.150');
     expect(await page.locator('.costs-note').textContent()).toContain((await costs('day')).pricesAsOf);
     expect(await page.locator(`.cost-table[data-by="plan"] tr[data-key="${PLAN}"] .cost-usd`).textContent()).toBe('$0.600');
+    // The charts draw under the page's content security policy: nothing refused, nothing thrown.
+    expect([...consoleErrors, ...pageErrors]).toEqual([]);
     await screenshot(page, 'costs-view');
     await expectAccessible(page, 'costs view');
 

@@ -68,7 +68,7 @@ async function entryCursor(text: string): Promise<number> {
 
 describe('the session view', () => {
   it('opens from a session card: prompts, answers, folded tool calls, plan mode, compaction, hostile text inert', async () => {
-    const { page } = await env.open(`?plan=${PLAN}`);
+    const { page, consoleErrors, pageErrors } = await env.open(`?plan=${PLAN}`);
     await page.locator('.session-cards summary').click();
     await page.locator(`.session-card[data-session-id="${SESSION}"] .open-session-link`).click();
     await expect.poll(async () => (await query(page)).get('view')).toBe('session');
@@ -95,6 +95,7 @@ describe('the session view', () => {
     await page.keyboard.press('Enter');
     expect(await call.getAttribute('aria-expanded')).toBe('false');
     expect(await convo.locator('.tool-result', { hasText: 'Tests 3 passed' }).count()).toBe(0);
+    expect([...consoleErrors, ...pageErrors]).toEqual([]);
     await screenshot(page, 'session-view');
     await expectAccessible(page, 'session view');
   }, 120_000);
