@@ -100,11 +100,11 @@ function topBarControls(page: Page): Promise<Control[]> {
   );
 }
 
-/** The three view tabs, the search box, reload, theme and help: all inside the window and uncovered. */
+/** The four view tabs (Costs too), the search box, reload, theme and help: all inside the window and uncovered. */
 async function expectTopBarOnScreen(page: Page, screen: string): Promise<void> {
   const size = page.viewportSize()!;
   const controls = await topBarControls(page);
-  expect(controls.map((c) => c.name), screen).toHaveLength(7);
+  expect(controls.map((c) => c.name), screen).toHaveLength(8);
   for (const c of controls) {
     expect(c.left, `${screen}: ${c.name} left edge`).toBeGreaterThanOrEqual(0);
     expect(c.top, `${screen}: ${c.name} top edge`).toBeGreaterThanOrEqual(0);

@@ -29,6 +29,14 @@ const MemoryView = lazy(() => loadMemoryView().then((m) => ({ default: m.MemoryV
 const loadArchiveView = () => import('./history/ArchiveView');
 const ArchiveView = lazy(() => loadArchiveView().then((m) => ({ default: m.ArchiveView })));
 
+// The session view (a conversation, with the markdown renderer) is fetched when first opened.
+const loadSessionView = () => import('./session/SessionView');
+const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
+
+// The Costs view brings the charting library (its own chunk, imported when a chart is drawn).
+const loadCostsView = () => import('./costs/CostsView');
+const CostsView = lazy(() => loadCostsView().then((m) => ({ default: m.CostsView })));
+
 const FRESH_MS = 8000;
 
 export function App() {
@@ -103,9 +111,9 @@ export function App() {
   // Title of the tab follows what is open.
   useEffect(() => {
     const plan = url.plan ? planByFile.get(url.plan) : undefined;
-    const what = url.view === 'plans' ? plan?.title || url.plan : url.view === 'archive' ? url.plan : shownEntry?.isIndex ? `MEMORY.md · ${model.activeSource?.project ?? ''}` : shownEntry?.name;
+    const what = url.view === 'plans' ? plan?.title || url.plan : url.view === 'archive' ? url.plan : url.view === 'session' ? `Session ${url.session?.slice(0, 8) ?? ''}` : url.view === 'costs' ? 'Costs' : shownEntry?.isIndex ? `MEMORY.md · ${model.activeSource?.project ?? ''}` : shownEntry?.name;
     document.title = what ? `${what} · Plans & Memory` : 'Plans & Memory';
-  }, [url.view, url.plan, planByFile, shownEntry, model.activeSource]);
+  }, [url.view, url.plan, url.session, planByFile, shownEntry, model.activeSource]);
 
   const navigate = useCallback(
     (nav: string) => {
@@ -135,6 +143,8 @@ export function App() {
   };
 
   const move = (delta: number | 'first' | 'last') => {
+    // The session and costs views have no list to move in: the keys scroll the page as usual.
+    if (url.view === 'session' || url.view === 'costs') return;
     if (url.view === 'archive') {
       emitCommand(delta === 'first' ? 'listFirst' : delta === 'last' ? 'listLast' : delta > 0 ? 'listNext' : 'listPrev');
     } else if (url.view === 'plans') {
@@ -233,7 +243,8 @@ export function App() {
         themeMode={theme.mode}
         dark={theme.dark}
         onView={switchView}
-        onQuery={(q) => setUrl({ q })}
+        // The session and costs views have no list to search: typing there searches the plans.
+        onQuery={(q) => (url.view === 'session' || url.view === 'costs' ? setUrl({ q, view: 'plans' }, 'push') : setUrl({ q }))}
         onSearchEnter={focusList}
         onRefresh={() => void refresh()}
         onTheme={theme.cycle}
@@ -253,6 +264,14 @@ export function App() {
           dark={theme.dark}
           onNavigate={navigate}
         />
+      ) : url.view === 'session' ? (
+        <LazyView what="session view">
+          <SessionView url={url} setUrl={setUrl} onOpenPlan={(filename) => setUrl({ view: 'plans', plan: filename, q: '', at: null }, 'push')} />
+        </LazyView>
+      ) : url.view === 'costs' ? (
+        <LazyView what="costs view">
+          <CostsView dark={theme.dark} />
+        </LazyView>
       ) : url.view === 'archive' ? (
         <LazyView what="archive view">
         <ArchiveView

@@ -1,8 +1,8 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
-  ArchiveBody, Content, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth,
-  MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash,
-  MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList, PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody,
+  ArchiveBody, Content, CostsBody, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes,
+  MemoryHealth, MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList,
+  PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody, TranscriptBody,
 } from './types';
 
 export class ApiError extends Error {
@@ -93,6 +93,12 @@ export const api = {
   restoreArchived: (filename: string, versionId: string) =>
     postJson<{ filename: string; filepath: string }>(`/api/archive/${encodeURIComponent(filename)}/restore`, { versionId }),
   session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
+  transcript: (sessionId: string, page: { cursor: number; agent?: string; limit?: number }, signal?: AbortSignal) =>
+    getJson<TranscriptBody>(
+      `/api/sessions/${encodeURIComponent(sessionId)}/transcript?cursor=${page.cursor}&limit=${page.limit ?? 200}${page.agent ? `&agent=${encodeURIComponent(page.agent)}` : ''}`,
+      signal,
+    ),
+  costs: (by: 'day' | 'project' | 'plan', signal?: AbortSignal) => getJson<CostsBody>(`/api/costs?by=${by}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),

@@ -7,3 +7,5 @@ export type * from '../../../src/contract/history';
 export type * from '../../../src/contract/status';
 export type * from '../../../src/contract/outcome';
 export type * from '../../../src/contract/memoryHistory';
+export type * from '../../../src/contract/transcript';
+export type * from '../../../src/contract/costs';

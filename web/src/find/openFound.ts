@@ -1,10 +1,8 @@
 // Where a palette result leads: a plan or memory entry opens in its reader with the snippet's matched text
 // as the reader's search (marked), at the snippet's line, a plan gone from disk in the Archive view; a
-// session opens its plan when it has one, else its resume command is copied (the UI has no session page).
+// session opens in the session view.
 import type { MemoryEntry, PlanMetadata } from '../api/types';
 import type { UrlUpdate } from '../state/useUrlState';
-import { copyText } from '../ui/clipboard';
-import { resumeCommand } from '../ui/format';
 import { landingQuery, type FindHit, type FindSnippetView } from './found';
 
 /** Open the plan or memory entry `id` at `line` of its file (the reader starts at the match there). */
@@ -35,8 +33,5 @@ export function openFound(deps: OpenFoundDeps, hit: FindHit, snippet: FindSnippe
     if (snippet) deps.landAt?.('memory', entry.id, snippet.line);
     return;
   }
-  const plan = deps.plans.find((p) => p.sessionId === hit.id);
-  if (plan) return deps.setUrl({ view: 'plans', plan: plan.filename, q: '', projects: [], full: false }, 'push');
-  void copyText(resumeCommand(hit.id, null)).then((ok) =>
-    deps.toast(ok ? 'Resume command copied: this session has no plan' : 'Could not copy the resume command', ok ? 'success' : 'error'));
+  deps.setUrl({ view: 'session', session: hit.id, at: null, q: '' }, 'push');
 }

@@ -1,11 +1,14 @@
 // The sessions behind a plan, each as a card (GET /api/sessions/{id}): its title, first and last prompt,
-// where and when it ran, what it cost, its subagents and plans, and the command that resumes it.
+// where and when it ran, what it cost, its subagents and plans, the command that resumes it, and the
+// way to its conversation (the session view).
 import type { SessionCard } from '../api/types';
 import { CopyIcon } from '../ui/icons';
 import { copyText } from '../ui/clipboard';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { useState } from 'react';
+import { followInApp } from '../state/inAppLink';
+import { sessionHref } from '../state/url';
 import { UnreadNote } from './HistoryPanel';
 import { riskOf, transcriptDeletesAt, whenText } from './retention';
 import { useRetentionPolicy, useSessionCard } from './useHistory';
@@ -37,6 +40,11 @@ function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: st
         </p>
       )}
       {card.unreadLines > 0 && <UnreadNote lines={card.unreadLines} of="its transcript" />}
+      <p className="open-session">
+        <a className="chip open-session-link" href={sessionHref(card.sessionId)} onClick={followInApp}>
+          Open session
+        </a>
+      </p>
       <div className="resume">
         <code className="resume-command">{card.resumeCommand}</code>
         <button type="button" className="chip" onClick={() => void copy()} aria-label="Copy the resume command">

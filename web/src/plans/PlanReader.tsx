@@ -5,7 +5,7 @@ import { useCallback, useMemo } from 'react';
 import type { MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import type { ContentState } from '../state/useRemote';
-import { planHref } from '../state/url';
+import { planHref, sessionHref } from '../state/url';
 import { DocumentView, type RenderOptions } from '../reader/DocumentView';
 import type { Landing } from '../reader/landing';
 import type { ResolvedLink } from '../reader/markdown';
@@ -15,6 +15,7 @@ import { useCommand } from '../ui/commands';
 import { exactTime, formatBytes, formatCount, plural, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { SessionChip } from './SessionChip';
+import { followInApp } from '../state/inAppLink';
 import { HistoryPanel, type Compare } from '../history/HistoryPanel';
 import { OutcomePanel } from '../outcome/OutcomePanel';
 import { HistoryState, RiskBadge, usePlanStory } from '../history/PlanStory';
@@ -138,6 +139,11 @@ export function PlanReader(props: Props) {
               </button>
             )}
             {plan?.sessionId && <SessionChip sessionId={plan.sessionId} cwd={cwd} />}
+            {sessionIds.map((id, i) => (
+              <a key={id} className="chip open-session-link" href={sessionHref(id)} onClick={followInApp} title={`Read session ${id}`}>
+                {sessionIds.length === 1 ? 'Open session' : `Open session ${i + 1}`} <code>{id.slice(0, 8)}</code>
+              </a>
+            ))}
             {history && (
               <RiskBadge deletesAt={history.retention.deletesAt} cleanupPeriodDays={history.retention.cleanupPeriodDays} now={props.now} />
             )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, entryHref, parseUrlState, serializeUrlState, type UrlState } from './url';
+import { DEFAULT_STATE, entryHref, sessionHref, parseUrlState, serializeUrlState, type UrlState } from './url';
 
 describe('url state', () => {
   it('serializes the default state to an empty query', () => {
@@ -27,6 +27,8 @@ describe('url state', () => {
       to: 'd0123456789abcdef',
       layout: 'split',
       raw: true,
+      session: '5e55-a b',
+      at: 123456,
     };
     const query = serializeUrlState(state);
     expect(parseUrlState(query)).toEqual(state);
@@ -72,5 +74,12 @@ describe('url state', () => {
   it('builds entry links that parse back', () => {
     const s = parseUrlState(entryHref('src', 'src/x.md'));
     expect(s).toMatchObject({ view: 'memory', source: 'src', entry: 'src/x.md' });
+  });
+
+  it('opens the session view at an entry, and ignores a cursor that is not one', () => {
+    expect(sessionHref('abc', 42)).toBe('?view=session&session=abc&at=42');
+    expect(parseUrlState('?view=session&session=abc&at=42')).toMatchObject({ view: 'session', session: 'abc', at: 42 });
+    expect(parseUrlState('?view=session&session=abc&at=-1')).toMatchObject({ at: null });
+    expect(parseUrlState('?view=costs')).toMatchObject({ view: 'costs' });
   });
 });

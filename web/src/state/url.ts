@@ -1,7 +1,7 @@
 // Everything that defines the screen lives in the query string, so a copied link or a reload shows
 // the same screen. Defaults are left out to keep links short. Pure: parse and serialize only.
 
-export type View = 'plans' | 'memory' | 'archive';
+export type View = 'plans' | 'memory' | 'archive' | 'session' | 'costs';
 /** 'best': find's order while the box holds a query, newest first without one (planQuery.shownSort). */
 export type SortKey = 'best' | 'title' | 'project' | 'modified' | 'created' | 'size' | 'lines';
 /** The memory list while searching: find's order, or the usual one (index first, then by name). */
@@ -42,8 +42,12 @@ export interface UrlState {
   /** History: changes inline or side by side, over the rendered document or its markdown. */
   layout: DiffLayout;
   raw: boolean;
+  /** Session view: the session shown, and the entry it opened at (a byte cursor into its log). */
+  session: string | null;
+  at: number | null;
 }
 
+const VIEWS: readonly View[] = ['plans', 'memory', 'archive', 'session', 'costs'];
 export const SORT_KEYS: readonly SortKey[] = ['best', 'title', 'project', 'modified', 'created', 'size', 'lines'];
 export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference', 'none'] as const;
 
@@ -71,6 +75,8 @@ export const DEFAULT_STATE: UrlState = {
   to: null,
   layout: 'inline',
   raw: false,
+  session: null,
+  at: null,
 };
 
 function unique(values: string[]): string[] {
@@ -80,7 +86,8 @@ function unique(values: string[]): string[] {
 export function parseUrlState(search: string): UrlState {
   const p = new URLSearchParams(search);
   const viewParam = p.get('view');
-  const view: View = viewParam === 'memory' || viewParam === 'archive' ? viewParam : 'plans';
+  const view: View = VIEWS.includes(viewParam as View) ? (viewParam as View) : 'plans';
+  const at = p.get('at');
   const planTab = p.get('ptab');
   const sortParam = p.get('sort');
   const sort: SortKey = SORT_KEYS.includes(sortParam as SortKey) ? (sortParam as SortKey) : DEFAULT_STATE.sort;
@@ -106,6 +113,8 @@ export function parseUrlState(search: string): UrlState {
     to: p.get('to') || null,
     layout: p.get('layout') === 'split' ? 'split' : 'inline',
     raw: p.get('raw') === '1',
+    session: p.get('session') || null,
+    at: at !== null && /^(0|[1-9][0-9]{0,15})$/.test(at) ? Number(at) : null,
   };
 }
 
@@ -132,6 +141,8 @@ export function serializeUrlState(state: UrlState): string {
   if (state.to) p.set('to', state.to);
   if (state.layout !== 'inline') p.set('layout', state.layout);
   if (state.raw) p.set('raw', '1');
+  if (state.session) p.set('session', state.session);
+  if (state.at !== null) p.set('at', String(state.at));
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -143,4 +154,9 @@ export function planHref(filename: string): string {
 
 export function entryHref(sourceId: string, entryId: string): string {
   return serializeUrlState({ ...DEFAULT_STATE, view: 'memory', source: sourceId, entry: entryId });
+}
+
+/** The session view of a session, opened at the entry whose line starts at byte `at` when given. */
+export function sessionHref(sessionId: string, at: number | null = null): string {
+  return serializeUrlState({ ...DEFAULT_STATE, view: 'session', session: sessionId, at });
 }

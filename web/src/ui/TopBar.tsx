@@ -1,4 +1,4 @@
-// Brand, view tabs with counts, the one search box, live status, refresh, theme and help.
+// Brand, view tabs with counts (and the Costs view), the one search box, live status, refresh, theme and help.
 import type { RefObject } from 'react';
 import type { LiveStatus } from '../api/events';
 import type { View } from '../state/url';
@@ -31,7 +31,7 @@ const LIVE_TEXT: Record<LiveStatus, string> = {
 
 export function TopBar(p: Props) {
   const placeholder =
-    p.view === 'plans' ? 'Search plans: title, file, project, text'
+    p.view === 'plans' || p.view === 'session' || p.view === 'costs' ? 'Search plans: title, file, project, text'
     : p.view === 'archive' ? 'Search archived plans: title, file, project'
     : 'Search memory: name, file, description, text';
   return (
@@ -50,6 +50,9 @@ export function TopBar(p: Props) {
         </button>
         <button type="button" role="tab" aria-selected={p.view === 'archive'} onClick={() => p.onView('archive')} title="Plans no longer on disk (3)">
           Archive
+        </button>
+        <button type="button" role="tab" aria-selected={p.view === 'costs'} onClick={() => p.onView('costs')} title="Cost and active time per day, project and plan">
+          Costs
         </button>
       </nav>
       <div className="search">

@@ -68,7 +68,7 @@ export function useGlobalKeys(handlers: KeyHandlers): void {
       if (el?.closest('dialog')) return;
       const onButton = el && (el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY');
       // Arrow keys and Home/End scroll a focused document, diagram or graph instead of moving the list.
-      const inScroller = el?.closest('.reader-scroll, .diagram-viewport, .graph-viewport, .outline');
+      const inScroller = el?.closest('.reader-scroll, .diagram-viewport, .graph-viewport, .outline, .session-view');
       if (inScroller && ['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
       let handled = true;
       switch (e.key) {

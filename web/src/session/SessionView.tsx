@@ -1,0 +1,82 @@
+// The session view (?view=session&session=<id>&at=<cursor>): one session's conversation as a person
+// reads it, from the public transcript API only. `at` opens it at that entry and highlights it.
+import { useEffect, useState } from 'react';
+import { useSessionCard } from '../history/useHistory';
+import type { UrlState } from '../state/url';
+import type { UrlUpdate } from '../state/useUrlState';
+import { Thread } from './Thread';
+import './session.css';
+
+interface Props {
+  url: UrlState;
+  setUrl(update: UrlUpdate, mode?: 'push' | 'replace'): void;
+  onOpenPlan(filename: string): void;
+}
+
+export function SessionView({ url, setUrl, onOpenPlan }: Props) {
+  const sessionId = url.session;
+  const { card } = useSessionCard(sessionId);
+  // Where the shown pages start: the linked entry when the view opens; a link to an entry already
+  // on screen only highlights it.
+  const [start, setStart] = useState<{ id: string | null; at: number }>({ id: sessionId, at: url.at ?? 0 });
+  useEffect(() => {
+    setStart((s) => {
+      if (s.id !== sessionId) return { id: sessionId, at: url.at ?? 0 };
+      if (url.at !== null && url.at < s.at) return { id: sessionId, at: url.at };
+      if (url.at !== null && !document.getElementById(`entry-${url.at}`) && url.at > s.at) return { id: sessionId, at: url.at };
+      return s;
+    });
+  }, [sessionId, url.at]);
+
+  if (!sessionId) {
+    return (
+      <main id="main" className="session-view state-panel empty">
+        <h1>No session chosen</h1>
+        <p>Open a session from a plan's session cards or from the palette (Ctrl+K).</p>
+      </main>
+    );
+  }
+  const from = start.id === sessionId ? start.at : url.at ?? 0;
+  return (
+    <main id="main" className="session-view" aria-label="Session">
+      <header className="session-header">
+        <h1 className="session-view-title">{card?.title ?? 'Session'}</h1>
+        <p className="session-meta">
+          <code>{sessionId}</code>
+          {card?.cwd && (
+            <>
+              {' '}in <code>{card.cwd}</code>
+            </>
+          )}
+        </p>
+        {card && card.plans.length > 0 && (
+          <p className="session-plans">
+            Plans:{' '}
+            {card.plans.map((p) => (
+              <button key={p} type="button" className="link-button" onClick={() => onOpenPlan(p)}>
+                {p}
+              </button>
+            ))}
+          </p>
+        )}
+        {from > 0 && (
+          <p className="session-from">
+            Opened at a linked entry.{' '}
+            <button type="button" className="link-button" onClick={() => { setStart({ id: sessionId, at: 0 }); setUrl({ at: null }, 'push'); }}>
+              Start from the beginning
+            </button>
+          </p>
+        )}
+      </header>
+      <Thread
+        key={`${sessionId}:${from}`}
+        sessionId={sessionId}
+        agent=""
+        start={from}
+        highlight={url.at}
+        card={card}
+        onLink={(cursor) => setUrl({ at: cursor }, 'push')}
+      />
+    </main>
+  );
+}
