@@ -112,12 +112,15 @@ describe('serving', () => {
     const named = (f: string): string => f.replace(/-[0-9a-f]{16}(\.|$)/, '$1');
     // The folder of the plan contents the viewer observed is made with the first one it keeps, in the
     // background after the banner: a stop this early may come before it (CI saw both).
-    const observed = entries.filter((e) => named(e.name) === 'history');
+    // So is the memory files' (memory-history), and the find index is saved once its first build is done.
+    const observed = entries.filter((e) => named(e.name) === 'history' || named(e.name) === 'memory-history');
     expect(observed.every((e) => e.isDirectory())).toBe(true);
+    expect(entries.filter((e) => named(e.name) === 'find.bin').every((e) => e.isFile())).toBe(true);
     // The plan history's index (JSON lines) has something to save only once its first pass, in the
     // background after the banner, has read the logs: a stop this early may come before that (CI saw both;
     // test/history/historyCache.test.ts checks that a closed viewer saves it).
-    const files = entries.filter((e) => named(e.name) !== 'history' && named(e.name) !== 'history.jsonl').map((e) => e.name).sort();
+    const later = new Set(['history', 'memory-history', 'history.jsonl', 'find.bin']);
+    const files = entries.filter((e) => !later.has(named(e.name))).map((e) => e.name).sort();
     expect(entries.filter((e) => named(e.name) === 'history.jsonl').every((e) => e.isFile())).toBe(true);
     // Saved at the stop: the plan facts, the plan list as served (its bytes in a file of their own) and the
     // session index.

@@ -233,10 +233,10 @@ export function EntryReader({ entry, source, content, resolver, sourceEntries, p
         </div>
       </header>
       <Tabs tabs={ENTRY_TABS} selected={shownTab} label="Memory views" idBase="entry" onSelect={(key) => setTab({ id: entry.id, tab: key })} className="entry-tabs" />
+      {/* The panel the selected tab controls; the document's keeps the reader's own layout (display: contents). */}
+      <div role="tabpanel" id={tabIds('entry', shownTab).panel} aria-labelledby={tabIds('entry', shownTab).tab} className={shownTab === 'document' ? 'entry-document-panel' : 'entry-timeline'}>
       {shownTab !== 'document' ? (
-        <div role="tabpanel" id={tabIds('entry', shownTab).panel} aria-labelledby={tabIds('entry', shownTab).tab} className="entry-timeline">
-          <MemoryTimeline id={entry.id} view={shownTab} stamp={`${entry.modified}\0${entry.size}`} />
-        </div>
+        <MemoryTimeline id={entry.id} view={shownTab} stamp={`${entry.modified}\0${entry.size}`} />
       ) : content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This memory file is gone</h2>
@@ -265,6 +265,7 @@ export function EntryReader({ entry, source, content, resolver, sourceEntries, p
           className={entry.isIndex ? 'index-document' : ''}
         />
       )}
+      </div>
     </section>
   );
 }
