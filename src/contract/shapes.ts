@@ -5,15 +5,12 @@ import {
   Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, String as TString, Union, Unsafe,
   type Static,
 } from 'typebox';
-import { DateTime } from './schemaParts.js';
+import { DateTime, NullableString } from './schemaParts.js';
 
 // Named imports, not TypeBox's `Type` namespace: the bundler can then leave out the rest of TypeBox
 // that building these plain JSON schemas never uses (compiled at every start otherwise).
 const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, String: TString, Union, Unsafe } as const;
 
-/** OpenAPI 3.0 has no `type: null`; `nullable` is what 3.0 tools (and ajv) understand. */
-const Nullable = <T extends 'string'>(type: T, description: string) =>
-  Type.Unsafe<string | null>({ type, nullable: true, description });
 
 
 export const PlanMetadataSchema = Type.Object({
@@ -25,8 +22,8 @@ export const PlanMetadataSchema = Type.Object({
   created: DateTime('Creation (birth) time; the change time where the file system records no birth time'),
   lineCount: Type.Integer({ description: 'Number of lines as an editor counts them ("a\\nb\\n" is 2)' }),
   wordCount: Type.Integer({ description: 'Number of whitespace-separated words' }),
-  project: Nullable('string', 'Last path segment of the cwd of the session that wrote the plan; null when no session log names it'),
-  sessionId: Nullable('string', 'Session whose log lines carry "slug":"<plan file stem>"; null when none does'),
+  project: NullableString('Last path segment of the cwd of the session that wrote the plan; null when no session log names it'),
+  sessionId: NullableString('Session whose log lines carry "slug":"<plan file stem>"; null when none does'),
 }, { $id: 'PlanMetadata', additionalProperties: false });
 
 const memoryIndexStatsFields = {
@@ -53,7 +50,7 @@ export const MemorySourceSchema = Type.Object({
   id: Type.String({ description: 'The project directory name for kind project; custom-<hash> for kind custom' }),
   kind: Type.Union([Type.Literal('project'), Type.Literal('custom')], { description: 'project: <claude>/projects/<project>/memory; custom: a directory named by an autoMemoryDirectory setting' }),
   project: Type.String({ description: 'Project name from the session working directory; "All projects" for a user-level autoMemoryDirectory' }),
-  cwd: Nullable('string', 'Working directory of the project'),
+  cwd: NullableString('Working directory of the project'),
   dir: Type.String({ description: 'Absolute path of the memory directory' }),
   active: Type.Boolean({ description: 'false when an autoMemoryDirectory setting means Claude Code no longer reads this directory' }),
   index: NullableIndexStats,
@@ -69,12 +66,12 @@ export const MemoryEntrySchema = Type.Object({
   filepath: Type.String({ description: 'Absolute path' }),
   isIndex: Type.Boolean({ description: 'true for MEMORY.md' }),
   name: Type.String({ description: 'Frontmatter name; else the first heading; else the file name' }),
-  description: Nullable('string', 'Frontmatter description'),
+  description: NullableString('Frontmatter description'),
   type: Type.Unsafe<'user' | 'feedback' | 'project' | 'reference' | null>({
     type: 'string', enum: ['user', 'feedback', 'project', 'reference', null], nullable: true,
     description: 'Frontmatter type when it is one of user, feedback, project, reference; null otherwise',
   }),
-  sessionId: Nullable('string', 'Frontmatter originSessionId'),
+  sessionId: NullableString('Frontmatter originSessionId'),
   modified: DateTime('Frontmatter modified; else the file modification time'),
   size: Type.Integer({ description: 'Size in bytes' }),
   lineCount: Type.Integer(),

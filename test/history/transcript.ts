@@ -1,5 +1,6 @@
 // Session-log lines in the shapes Claude Code writes for plans (docs/claude-code-formats.md): tool calls of
-// Write, Edit, MultiEdit and ExitPlanMode, their results, plan-mode attachments, and metadata lines.
+// Write, Edit, MultiEdit and ExitPlanMode, their results, model answers with usage, plan-mode attachments,
+// and metadata lines.
 import { randomUUID } from 'node:crypto';
 
 export interface LineContext {
@@ -61,6 +62,16 @@ export function exitPlanMode(ctx: LineContext): { line: string; id: string } {
 
 export function toolResult(ctx: LineContext, toolUseId: string, content: string, isError = false): string {
   return conversation(ctx, 'user', { role: 'user', content: [{ tool_use_id: toolUseId, type: 'tool_result', content, is_error: isError }] });
+}
+
+/** A line with a `toolUseResult` sidecar added (the result lines of Write/Edit, of TaskCreate, ...). */
+export function withSidecar(line: string, sidecar: Record<string, unknown>): string {
+  return JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), toolUseResult: sidecar });
+}
+
+/** An assistant line of the model answer `id` with its token usage (one line per content block in real logs). */
+export function modelAnswer(ctx: LineContext, model: string, id: string, usage: Record<string, number>): string {
+  return conversation(ctx, 'assistant', { model, id, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage });
 }
 
 export function prompt(ctx: LineContext, text: string): string {

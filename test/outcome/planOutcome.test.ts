@@ -11,25 +11,13 @@ import type { PlanOutcome } from '../../src/contract/outcome.js';
 import { TempHome, uuid, encodeCwd } from '../helpers/home.js';
 import { startServer, type Running } from '../helpers/http.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
-import { APPROVED, exitPlanMode, prompt, rejected, toolResult, toolUse, write, type LineContext } from '../history/transcript.js';
+import { APPROVED, exitPlanMode, modelAnswer, prompt, rejected, toolResult, toolUse, withSidecar, write, type LineContext } from '../history/transcript.js';
 
 const SESSION = uuid(0x40);
 let home: TempHome;
 let server: Running;
 
 const at = (minute: number, second = 0) => new Date(Date.UTC(2026, 10, 10, 10, minute, second)).toISOString();
-
-function withSidecar(line: string, sidecar: Record<string, unknown>): string {
-  return JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), toolUseResult: sidecar });
-}
-
-function answer(ctx: LineContext, model: string, id: string, usage: Record<string, number>): string {
-  return JSON.stringify({
-    parentUuid: null, isSidechain: false, type: 'assistant',
-    message: { model, id, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage },
-    uuid: `u-${id}-${ctx.at}`, timestamp: ctx.at, cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.329',
-  });
-}
 
 beforeAll(async () => {
   home = await TempHome.create();
@@ -54,15 +42,15 @@ beforeAll(async () => {
     e1.line, toolResult(ctx(3), e1.id, rejected('Name the file.'), true),
     e2.line, toolResult(ctx(5), e2.id, APPROVED),
     edit.line,
-    answer(ctx(6, 10), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
+    modelAnswer(ctx(6, 10), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
     // The same answer's next content block: its usage again, counted once.
-    answer(ctx(6, 11), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
+    modelAnswer(ctx(6, 11), 'claude-opus-4-5', 'msg_a', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10000, cache_creation_input_tokens: 4000 }),
     withSidecar(toolResult(ctx(6, 30), edit.id, 'The file has been updated.'), { filePath: `${repo}/src/theme.ts`, structuredPatch: [{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 2, lines: ['-b', '+B', '+c'] }], userModified: true }),
     create.line, withSidecar(toolResult(ctx(7, 5), create.id, 'File created successfully'), { type: 'create', filePath: `${repo}/src/toggle.tsx`, content: 'x\ny\nz\n' }),
     failing.line, toolResult(ctx(8, 20), failing.id, 'FAIL src/theme.test.ts', true),
     passing.line, toolResult(ctx(9, 20), passing.id, 'Tests 4 passed'),
-    answer(ctx(9, 30), 'claude-sonnet-4-5', 'msg_b', { input_tokens: 500, output_tokens: 100 }),
-    answer(ctx(9, 40), 'mystery-1', 'msg_c', { input_tokens: 50 }),
+    modelAnswer(ctx(9, 30), 'claude-sonnet-4-5', 'msg_b', { input_tokens: 500, output_tokens: 100 }),
+    modelAnswer(ctx(9, 40), 'mystery-1', 'msg_c', { input_tokens: 50 }),
     commit.line, toolResult(ctx(10, 5), commit.id, '[main 1a2b3c4] Add the theme toggle'),
     todo.line, toolResult(ctx(11, 5), todo.id, 'Todos have been modified successfully'),
     task.line,
@@ -72,7 +60,7 @@ beforeAll(async () => {
     write(ctx(12, 30), path.join(home.claude, 'plans', 'next-plan-brave-fox.md'), '# Next plan\n'),
     e3.line, toolResult(ctx(13, 30), e3.id, APPROVED),
     later.line, toolResult(ctx(14, 5), later.id, 'The file has been updated.'),
-    answer(ctx(15), 'claude-opus-4-5', 'msg_d', { input_tokens: 9999 }),
+    modelAnswer(ctx(15), 'claude-opus-4-5', 'msg_d', { input_tokens: 9999 }),
   ]);
   // The subagent's edit, in its own log under the session.
   const sub = toolUse(ctx(11, 40, 'a1b2c3'), 'Edit', { file_path: `${repo}/src/theme.ts`, old_string: 'c\n', new_string: 'c\nd\n' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanOutcome } from '../../src/contract/outcome.js';
 import { TempHome, uuid } from '../helpers/home.js';
 import { startServer, type Running } from '../helpers/http.js';
-import { APPROVED, exitPlanMode, prompt, toolResult, toolUse, write, type LineContext } from '../history/transcript.js';
+import { APPROVED, exitPlanMode, modelAnswer, prompt, toolResult, toolUse, withSidecar, write, type LineContext } from '../history/transcript.js';
 
 const SESSION = uuid(0x41);
 const OTHER = uuid(0x42);
@@ -14,18 +14,6 @@ let home: TempHome;
 let server: Running;
 
 const at = (minute: number, second = 0) => new Date(Date.UTC(2026, 10, 12, 9, minute, second)).toISOString();
-
-function withSidecar(line: string, sidecar: Record<string, unknown>): string {
-  return JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), toolUseResult: sidecar });
-}
-
-function answer(ctx: LineContext, model: string, id: string, usage: Record<string, number>): string {
-  return JSON.stringify({
-    parentUuid: null, isSidechain: false, type: 'assistant',
-    message: { model, id, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage },
-    uuid: `u-${id}`, timestamp: ctx.at, cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.330',
-  });
-}
 
 beforeAll(async () => {
   home = await TempHome.create();
@@ -55,15 +43,15 @@ beforeAll(async () => {
     // A call that failed changes nothing.
     refused.line, toolResult(ctx(10, 5), refused.id, 'Task not found', true),
     // Priced by the table: Sonnet 4.5, (1,000,000 × 3) / 1e6 = 3.00 at 09:11 and (200,000 × 15) / 1e6 = 3.00 at 09:12.
-    answer(ctx(11), 'claude-sonnet-4-5', 'msg_1', { input_tokens: 1_000_000 }),
-    answer(ctx(12), 'claude-sonnet-4-5', 'msg_2', { output_tokens: 200_000 }),
+    modelAnswer(ctx(11), 'claude-sonnet-4-5', 'msg_1', { input_tokens: 1_000_000 }),
+    modelAnswer(ctx(12), 'claude-sonnet-4-5', 'msg_2', { output_tokens: 200_000 }),
     // The session's own total says 9.00: each answer counts 9 × 3 / 6 = 4.50.
     JSON.stringify({ type: 'cost-state', totalCostUSD: 9, totalLinesAdded: 10, totalLinesRemoved: 2, modelUsage: {}, sessionId: SESSION, timestamp: at(13) }),
   ]);
   // Another session with no cost-state line: the table's price, (100,000 × 3) / 1e6 = 0.30.
   await home.session(repo, OTHER, [], [
     prompt(ctx(20, 0, OTHER), 'Another question'),
-    answer(ctx(21, 0, OTHER), 'claude-sonnet-4-5', 'msg_3', { input_tokens: 100_000 }),
+    modelAnswer(ctx(21, 0, OTHER), 'claude-sonnet-4-5', 'msg_3', { input_tokens: 100_000 }),
   ]);
   server = await startServer({ claudeDir: home.claude, homeDir: home.root });
 });

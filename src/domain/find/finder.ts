@@ -209,8 +209,7 @@ export class Finder {
   /** The stores report a change: those parts are brought up to date next (at once when idle), every document compared. */
   changed(...parts: Part[]): void {
     if (parts.includes('plans')) this.plansPending = null;
-    for (const part of parts) this.dirty.add(part);
-    if (this.started) this.schedule();
+    this.mark(parts);
   }
 
   /**
@@ -221,7 +220,11 @@ export class Finder {
     const names = [...change.changed, ...change.removed];
     if (names.length === 0) return this.changed('plans');
     for (const name of names) this.plansPending?.add(name);
-    this.dirty.add('plans');
+    this.mark(['plans']);
+  }
+
+  private mark(parts: readonly Part[]): void {
+    for (const part of parts) this.dirty.add(part);
     if (this.started) this.schedule();
   }
 

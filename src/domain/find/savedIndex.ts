@@ -6,6 +6,7 @@
 import { CacheFile } from '../cacheFile.js';
 import { DERIVATION_VERSION } from '../derivation.js';
 import { docKey, type FindEntry } from './findIndex.js';
+import type { SavedIndexFile } from './finder.js';
 import type { FindKind } from './query.js';
 import type { RankDump } from './rankIndex.js';
 
@@ -37,7 +38,7 @@ const BLOCKS = ['meta', 'stamps', 'entries', 'terms'] as const;
 const MAX_SAVED_BYTES = 512 * 1024 * 1024;
 
 /** The cache file of the index of the home `claudeDir` (`find-<hash>.bin` in the cache dir). */
-export function savedIndexFile(cacheDir: string, claudeDir: string): { read(): Buffer | null; write(bytes: Buffer): Promise<true | string> } {
+export function savedIndexFile(cacheDir: string, claudeDir: string): SavedIndexFile {
   const file = new CacheFile(cacheDir, 'find', claudeDir, MAX_SAVED_BYTES);
   return { read: () => file.readBytes('bin'), write: (bytes) => file.writeBytes('bin', bytes) };
 }

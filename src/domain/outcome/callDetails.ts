@@ -12,9 +12,9 @@ export interface FileChange {
   userModified: boolean;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** The call's input, found by its id in the line's content. */
@@ -28,11 +28,17 @@ export function callInput(file: string, call: WorkCall): Json | null {
   return null;
 }
 
-/** The result line's `toolUseResult` sidecar, when the line holds one. */
-function sidecar(file: string, call: WorkCall): Json | null {
+/** The line holding the call's result, parsed; null before its result is seen. */
+export function resultLine(file: string, call: WorkCall): Json | null {
   if (call.result === null) return null;
   const line = readLineJsonAt(file, call.result.start, call.result.end);
-  return isObject(line) && isObject(line.toolUseResult) ? line.toolUseResult : null;
+  return isObject(line) ? line : null;
+}
+
+/** The result line's `toolUseResult` sidecar, when the line holds one. */
+function sidecar(file: string, call: WorkCall): Json | null {
+  const line = resultLine(file, call);
+  return line !== null && isObject(line.toolUseResult) ? line.toolUseResult : null;
 }
 
 export function fileChange(file: string, call: WorkCall): FileChange | null {

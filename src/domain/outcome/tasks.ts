@@ -2,14 +2,12 @@
 // TodoWrite replaces the whole list; TaskCreate adds a task (its id from the result's `toolUseResult.task.id`,
 // else the result's "Task #N"); TaskUpdate changes one task's status or subject, and "deleted" removes it.
 import type { PlanOutcome } from '../../contract/outcome.js';
-import { readLineJsonAt } from '../transcripts/lineReads.js';
+import { resultText } from '../transcripts/sessionTranscript.js';
 import type { WorkCall } from '../transcripts/extractors/work.js';
-import { callInput } from './callDetails.js';
+import { callInput, isObject, resultLine } from './callDetails.js';
 
 export const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 interface Task {
@@ -55,17 +53,14 @@ function todoList(list: unknown): Task[] {
 
 /** The id Claude Code gave a created task: its result's sidecar, else "Task #N" in the result's text. */
 function createdId(file: string, call: WorkCall): string | null {
-  if (call.result === null) return null;
-  const line = readLineJsonAt(file, call.result.start, call.result.end);
-  if (!isObject(line)) return null;
+  const line = resultLine(file, call);
+  if (line === null) return null;
   const sidecar = isObject(line.toolUseResult) && isObject(line.toolUseResult.task) ? line.toolUseResult.task.id : undefined;
   if (typeof sidecar === 'string' || typeof sidecar === 'number') return String(sidecar);
   const content = isObject(line.message) ? line.message.content : null;
   for (const item of Array.isArray(content) ? content : []) {
     if (!isObject(item) || item.type !== 'tool_result' || item.tool_use_id !== call.id) continue;
-    const text = typeof item.content === 'string' ? item.content
-      : Array.isArray(item.content) ? item.content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
-    const found = /Task #(\w+)/.exec(text);
+    const found = /Task #(\w+)/.exec(resultText(item.content));
     if (found !== null) return found[1]!;
   }
   return null;

@@ -36,7 +36,7 @@ function entry(cursor: number, at: string | null, kind: EntryKind, text: string,
 }
 
 /** The text of a tool result's content: a string, or its text parts. */
-function resultText(content: unknown): string {
+export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).filter(Boolean).join('\n');

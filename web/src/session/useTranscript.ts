@@ -17,16 +17,8 @@ export interface Transcript {
   loadMore(): void;
 }
 
-interface State {
-  key: string;
-  status: Transcript['status'];
-  error: unknown;
-  entries: TranscriptEntry[];
-  next: number | null;
-  subagents: string[];
-  totalBytes: number;
-  busy: boolean;
-}
+/** What the hook keeps: the answer but its action, for the log and start it was loaded from. */
+type State = Omit<Transcript, 'loadMore'> & { key: string };
 
 export const PAGE_LINES = 200;
 
