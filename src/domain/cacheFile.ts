@@ -77,6 +77,11 @@ export class CacheFile {
     await unlink(this.companion(suffix)).catch(() => undefined);
   }
 
+  /** Where the companion file of `suffix` is. */
+  companionFile(suffix: string): string {
+    return this.companion(suffix);
+  }
+
   private companion(suffix: string): string {
     return `${this.file.slice(0, -'.json'.length)}.${suffix}`;
   }

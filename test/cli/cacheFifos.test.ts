@@ -60,14 +60,14 @@ beforeAll(async () => {
   await home.plan('kept-plan.md', '# Kept plan\n');
   await home.plan('gone-plan.md', '# Gone plan\n\nSeen by the viewer, then deleted.\n');
   await home.session(repo, SESSION, ['kept-plan'], [JSON.stringify({ type: 'custom-title', customTitle: 'The session', sessionId: SESSION })]);
-  // A first run writes every cache: the session index (with each log's facts), the plan facts and list,
+  // A first run writes every cache: the session index and each log's facts beside it, the plan facts and list,
   // and the versions of plans it observed (their index and one object per content).
   saved = path.join(home.root, 'saved-cache');
   const run = start(saved);
   await bannerUrl(run);
   const folder = path.join(saved, 'plan-memory-viewer');
   const kinds = (names: string[]) => names.map((f) => f.replace(/-[0-9a-f]{16}/, '').replace(/objects\/[0-9a-f]{64}$/, 'objects/<sha>'));
-  const expected = ['history/index.json', 'history/objects/<sha>', 'plans.json', 'plans.list.json', 'session-index.json'];
+  const expected = ['history/index.json', 'history/objects/<sha>', 'plans.json', 'plans.list.json', 'session-index.facts', 'session-index.json'];
   const all = await eventually(async () => {
     const found = await listFiles(folder).catch(() => []);
     return expected.every((kind) => kinds(found).includes(kind)) ? found : null;

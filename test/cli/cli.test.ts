@@ -122,9 +122,9 @@ describe('serving', () => {
     const later = new Set(['history', 'memory-history', 'history.jsonl', 'find.bin']);
     const files = entries.filter((e) => !later.has(named(e.name))).map((e) => e.name).sort();
     expect(entries.filter((e) => named(e.name) === 'history.jsonl').every((e) => e.isFile())).toBe(true);
-    // Saved at the stop: the plan facts, the plan list as served (its bytes in a file of their own) and the
-    // session index.
-    expect(files.map(named)).toEqual(['plans.json', 'plans.list.json', 'session-index.json']);
+    // Saved at the stop: the plan facts, the plan list as served (its bytes in a file of their own), the
+    // session index and each log's facts beside it.
+    expect(files.map(named)).toEqual(['plans.json', 'plans.list.json', 'session-index.facts', 'session-index.json']);
     const file = (name: string): string => path.join(cache, 'plan-memory-viewer', files.find((f) => named(f) === name)!);
     const plans = JSON.parse(await readFile(file('plans.json'), 'utf8')) as { plans: { filename: string }[] };
     expect(plans.plans.map((p) => p.filename).sort()).toEqual(['linked-plan.md', 'other-plan.md']);

@@ -1,4 +1,4 @@
-// The transcripts' facts between runs (persisted.ts): saved with the session index, one record per log,
+// The transcripts' facts between runs (persisted.ts): saved beside the session index, one record per log,
 // restored by the next run for logs that did not change (not read again), and set aside when other rules
 // wrote them or they are torn.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { Viewer } from '../../src/viewer.js';
 import { TempHome, uuid } from '../helpers/home.js';
-import { readIndexCache } from '../sessions/helpers.js';
+import { factsFileOf, readIndexCache, writeIndexCache } from '../sessions/helpers.js';
 import { meta, prompt, write } from './transcript.js';
 
 let home: TempHome;
@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 describe('the transcripts\' facts between runs', () => {
-  it('are saved with the session index, one line per log after it, marked with the rules\' version', async () => {
+  it('are saved beside the session index, one line per log, marked with the rules\' version', async () => {
     const saved = await readIndexCache(await cacheFile());
     expect(saved.header).toEqual({ derivation: DERIVATION_VERSION });
     expect(saved.facts).toHaveLength(1);
@@ -55,28 +55,44 @@ describe('the transcripts\' facts between runs', () => {
 
   it('are restored for an unchanged log instead of reading it again', async () => {
     const file = await cacheFile();
-    await writeFile(file, (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache'));
+    const saved = await readIndexCache(file);
+    await writeIndexCache(file, { ...saved, facts: saved.facts.map((line) => line.replace('Title from the log', 'Title from the cache')) });
     expect(await title()).toBe('Title from the cache');
     expect(warnings).toEqual([]);
   });
 
   it('are set aside when other rules wrote them, when they are torn, and when one log\'s record is not what this build saves', async () => {
     const file = await cacheFile();
-    const saved = (await readFile(file, 'utf8')).replace('Title from the log', 'Title from the cache');
-    await writeFile(file, saved.replace(`{"derivation":${DERIVATION_VERSION}}`, `{"derivation":${DERIVATION_VERSION - 1}}`));
+    const factsFile = factsFileOf(file);
+    const parts = await readIndexCache(file);
+    const cached = { ...parts, facts: parts.facts.map((line) => line.replace('Title from the log', 'Title from the cache')) };
+    const put = async (change: (index: string, facts: string) => [string, string]): Promise<void> => {
+      await writeIndexCache(file, cached);
+      const [index, facts] = change(await readFile(file, 'utf8'), await readFile(factsFile, 'utf8'));
+      await writeFile(file, index);
+      await writeFile(factsFile, facts);
+    };
+    await put((index, facts) => [index.replace(`{"derivation":${DERIVATION_VERSION}}`, `{"derivation":${DERIVATION_VERSION - 1}}`), facts]);
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([]);
-    // Torn within the last log's facts: that log is read again.
-    await writeFile(file, saved.slice(0, saved.length - 30));
+    await put((index, facts) => [index, facts]);
+    expect(await title()).toBe('Title from the cache');
+    // Torn within the last log's facts: the file's lines are not the lengths it gives, and the logs are read again.
+    await put((index, facts) => [index, facts.slice(0, facts.length - 30)]);
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('reading them again')]);
+    warnings.length = 0;
+    // A facts file of another save (its stamp is not the one the index names): the logs are read again.
+    await put((index, facts) => [index, facts.replace(/^\{"stamp":"[0-9a-f]{16}"/, '{"stamp":"0123456789abcdef"')]);
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('reading them again')]);
     warnings.length = 0;
     // Torn within the index: the whole cache is set aside.
-    await writeFile(file, saved.slice(0, saved.indexOf('\n', saved.indexOf('\n') + 1) - 30));
+    await put((index, facts) => [index.slice(0, index.indexOf('\n', index.indexOf('\n') + 1) - 30), facts]);
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('ignoring the session index cache')]);
     warnings.length = 0;
-    await writeFile(file, saved.replace('"cards":[[', '"cards":[[[]],[['));
+    await writeIndexCache(file, { ...cached, facts: cached.facts.map((line) => line.replace('"cards":[[', '"cards":[[[]],[[')) });
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('reading them again')]);
   });

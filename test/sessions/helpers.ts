@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
+import { factsFileBytes } from '../../src/domain/sessions/savedFactsFile.js';
 
 export interface ConversationLine {
   sessionId: string;
@@ -103,7 +105,15 @@ export function indexFacts(index: { toJSON(): unknown }): unknown {
   return facts;
 }
 
-/** The session index cache file (indexCache.ts) as its parts: the rules' version, the index, each log's other facts. */
+/** The facts file beside a session index cache file (savedFactsFile.ts). */
+export function factsFileOf(indexFile: string): string {
+  return indexFile.replace(/\.json$/, '.facts');
+}
+
+/**
+ * The session index cache (indexCache.ts) as its parts: the rules' version, the index (without the stamp
+ * that ties it to its facts file, checked here), each log's other facts (the facts file's lines).
+ */
 export interface IndexCacheParts {
   header: { derivation: number };
   index: Record<string, unknown> & { files: unknown[] };
@@ -111,11 +121,18 @@ export interface IndexCacheParts {
 }
 
 export async function readIndexCache(file: string): Promise<IndexCacheParts> {
-  const [header, index, ...facts] = (await readFile(file, 'utf8')).split('\n');
+  const [header, indexLine] = (await readFile(file, 'utf8')).split('\n');
+  const { factsStamp, ...index } = JSON.parse(indexLine!) as IndexCacheParts['index'];
+  const [factsHeader, ...facts] = (await readFile(factsFileOf(file), 'utf8')).split('\n');
   if (facts.at(-1) === '') facts.pop();
-  return { header: JSON.parse(header!) as IndexCacheParts['header'], index: JSON.parse(index!) as IndexCacheParts['index'], facts };
+  const { stamp, bytes } = JSON.parse(factsHeader!) as { stamp: unknown; bytes: number[] };
+  if (stamp !== factsStamp) throw new Error(`the facts file is not the one ${file} names`);
+  expect(bytes).toEqual(facts.map((line) => Buffer.byteLength(line)));
+  return { header: JSON.parse(header!) as IndexCacheParts['header'], index: index as IndexCacheParts['index'], facts };
 }
 
 export async function writeIndexCache(file: string, parts: IndexCacheParts): Promise<void> {
-  await writeFile(file, [JSON.stringify(parts.header), JSON.stringify(parts.index), ...parts.facts, ''].join('\n'));
+  const factsStamp = '00000000000000ff';
+  await writeFile(file, [JSON.stringify(parts.header), JSON.stringify({ ...parts.index, factsStamp }), ''].join('\n'));
+  await writeFile(factsFileOf(file), factsFileBytes(factsStamp, parts.facts));
 }

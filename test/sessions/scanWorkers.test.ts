@@ -129,7 +129,7 @@ describe('idle workers', () => {
   /** A worker that answers a folders request with nothing found, `delayMs` after it comes. */
   const slowWorker = (delayMs: number): Worker => new Worker(
     `const { parentPort } = require('node:worker_threads');
-    parentPort.on('message', (r) => setTimeout(() => parentPort.postMessage({ id: r.id, scan: { files: [], warnings: [] } }), ${delayMs}));`,
+    parentPort.on('message', (r) => setTimeout(() => parentPort.postMessage({ id: r.id, scan: { files: [], warnings: [], dirs: [] } }), ${delayMs}));`,
     { eval: true },
   );
   const folders = [{ folder: 'absent', previous: new Map(), weight: 1 }];
@@ -162,7 +162,7 @@ describe('the main thread\'s share of a start-up scan', () => {
     const { parentPort } = require('node:worker_threads');
     parentPort.on('message', (request) => setTimeout(() => {
       const taken = Array.from(request.queue.taken).filter((flag) => flag !== 0).length;
-      parentPort.postMessage({ id: request.id, scan: { files: [], warnings: ['taken ' + taken] } });
+      parentPort.postMessage({ id: request.id, scan: { files: [], warnings: ['taken ' + taken], dirs: [] } });
     }, 300));`, { eval: true });
   const logger = { warn: (m: string): void => void warnings.push(m) };
 

@@ -5,7 +5,9 @@ import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverLogs, type DirStamp, type KnownDirs } from '../../src/domain/sessions/logFiles.js';
+import { ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
+import { silentLogger } from '../../src/domain/types.js';
 import { conversationLine, SID_A, SID_B, SID_C, tempHome, type TempHome } from './helpers.js';
 
 const FOLDER = '-home-u-webapp';
@@ -163,6 +165,25 @@ describe('confirming a restored index without a walk', () => {
     await rm(path.join(home.projectsDir, '-home-u-empty'), { recursive: true });
     await utimes(home.projectsDir, parent.atime, parent.mtime);
     expect(confirm(again)).toBe(false);
+  });
+
+  it('holds after a first scan by worker threads, which stamp what they walk as a main-thread walk does', async () => {
+    await savedIndex();
+    const mainThread = new SessionIndex({ projectsDir: home.projectsDir });
+    await mainThread.refresh();
+    const workers = new ScanWorkers(silentLogger, 1, spawnScanWorker, false);
+    try {
+      const inWorkers = new SessionIndex({ projectsDir: home.projectsDir, workers, workerThresholdBytes: 0 });
+      await inWorkers.refresh();
+      expect(workers.filesRead).toBe(2);
+      const saved = JSON.parse(JSON.stringify(inWorkers.toJSON())) as { dirs: unknown[] };
+      // The same directories with the same stamps (the time each was listed aside).
+      const stamps = (dirs: unknown[]): unknown[] => dirs.filter((_, i) => i % 4 !== 3);
+      expect(stamps(saved.dirs)).toEqual(stamps((mainThread.toJSON() as { dirs: unknown[] }).dirs));
+      expect(confirm(saved)).toBe(true);
+    } finally {
+      await workers.close();
+    }
   });
 
   it('fails when the saved folders are not the stamped project folders', async () => {

@@ -6,7 +6,7 @@
 // One flag per folder in shared memory, taken with a compare-and-swap. The workers go from the front
 // (the heaviest folders first), the main thread from the back (the lightest): it joins in between
 // its own work (loading the server, reading plans), and must not be left holding a big folder at the end.
-import { discoverLogsSync } from './logFiles.js';
+import { discoverLogsSync, type DirStamp } from './logFiles.js';
 import { readLogInSteps, type ReadSlot, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan } from './scanProtocol.js';
 
@@ -37,7 +37,7 @@ export function* takeAll(queue: FolderQueue, fromBack = false): Generator<number
 
 /** What scanTaken() has put into `scan` so far, taken out (it goes on filling the same arrays). */
 export function takeScanned(scan: FolderScan): FolderScan {
-  return { files: scan.files.splice(0), warnings: scan.warnings.splice(0) };
+  return { files: scan.files.splice(0), warnings: scan.warnings.splice(0), dirs: scan.dirs.splice(0) };
 }
 
 /**
@@ -55,7 +55,10 @@ export function* scanTaken(
 ): Generator<void> {
   const warn = (message: string): void => void scan.warnings.push(message);
   for (const i of takeAll(queue, fromBack)) {
-    for (const file of discoverLogsSync(projectsDir, [queue.folders[i]!], warn).files) {
+    const stamps = new Map<string, DirStamp>();
+    const found = discoverLogsSync(projectsDir, [queue.folders[i]!], warn, stamps);
+    scan.dirs.push(...stamps);
+    for (const file of found.files) {
       yield;
       // Within a large log too: the main thread's share pauses there when its slice is used up.
       scan.files.push([file, yield* readLogInSteps(file, previous.get(file) ?? null, slot)]);

@@ -1,14 +1,19 @@
 // The session index persisted between runs, so a restart reads only log bytes appended since the last
-// run instead of every byte again. One file per projects dir, in lines: the rules' version, the index
-// (each log's read offset and links, snapshot.ts), then each log's other facts on a line of its own, which a
-// restart decodes only when something asks for them. Any doubt -> rebuild.
+// run instead of every byte again. Per projects dir, two files: the index (the rules' version, then each
+// log's read offset and links, snapshot.ts), read at start, and beside it each log's other facts on a
+// line of its own (savedFactsFile.ts), read after the first answers and decoded only when something asks
+// for them. Any doubt -> rebuild.
 import { SESSION_INDEX_CACHE } from '../../config/cacheDir.js';
 import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import { SessionIndex, type SessionIndexOptions } from './sessionIndex.js';
 import { isOutdatedSnapshot } from './snapshot.js';
+import { factsFileBytes, newFactsStamp, SavedFactsFile } from './savedFactsFile.js';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+/** The facts file's suffix beside the index (`session-index-<hash>.facts`). */
+const FACTS = 'facts';
+const STAMP = /^[0-9a-f]{16}$/;
 
 export class SessionIndexCache {
   private readonly cache: CacheFile;
@@ -32,11 +37,9 @@ export class SessionIndexCache {
       this.logger?.warn(`ignoring the session index cache ${this.file}: corrupt; rebuilding it`);
       return null;
     }
-    const { bytes, lines } = read as Exclude<typeof read, symbol>;
-    const index = SessionIndex.fromJSON(snapshot, options, (i) => {
-      const line = lines[i + 1];
-      return line === undefined ? null : () => bytes.toString('utf8', line[0], line[1]);
-    });
+    const stamp = (snapshot as { factsStamp?: unknown }).factsStamp;
+    const facts = new SavedFactsFile(this.cache.companionFile(FACTS), typeof stamp === 'string' && STAMP.test(stamp) ? stamp : '', MAX_CACHE_BYTES);
+    const index = SessionIndex.fromJSON(snapshot, options, (i) => facts.at(i), () => facts.prefetch());
     // One written by an older version is just stale: rebuilt without a word.
     if (!index && !isOutdatedSnapshot(snapshot)) {
       this.logger?.warn(`ignoring the session index cache ${this.file}: not a valid index; rebuilding it`);
@@ -53,7 +56,11 @@ export class SessionIndexCache {
     if (this.inFile?.index === index && this.inFile.edits === index.editCount) return;
     const edits = index.editCount;
     const { facts, ...snapshot } = await index.snapshot();
-    const result = await this.cache.writeLines([JSON.stringify(snapshot), ...facts]);
+    // The facts first: an index is only ever beside the facts it names (a crash between the two leaves
+    // the old index naming the old stamp: its logs are read again, nothing wrong is served).
+    const factsStamp = newFactsStamp();
+    const wrote = await this.cache.writeBytes(FACTS, factsFileBytes(factsStamp, facts));
+    const result = wrote === true ? await this.cache.writeLines([JSON.stringify({ ...snapshot, factsStamp })]) : wrote;
     if (result !== true) this.logger?.warn(`could not save the session index cache: ${result}`);
     else this.inFile = { index, edits };
   }

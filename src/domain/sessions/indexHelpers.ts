@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { isFolderName } from './logFiles.js';
 import { bytesToRead, sameStat, type TrackedLog } from '../transcripts/transcriptReader.js';
+import { restRefused } from '../transcripts/savedFacts.js';
 import type { SizedJob } from './scanWorkers.js';
 import { isSlug } from './values.js';
 
@@ -48,8 +49,11 @@ export function refreshesInWorkers(projectsDir: string): boolean {
   return (listProjectFolders(projectsDir)?.length ?? 0) >= WORKER_MIN_FOLDERS;
 }
 
-/** The job that brings `file` up to date, null when it is unchanged, 'gone' when it is no regular file. */
-export function jobFor(file: string, previous: TrackedLog | null): SizedJob | null | 'gone' {
+/**
+ * The job that brings `file` up to date, null when it is unchanged, 'gone' when it is no regular file.
+ * `readFrom` says what a read goes on from, asked only of a log that changed: it may parse restored facts.
+ */
+export function jobFor(file: string, known: TrackedLog | null, readFrom: (log: TrackedLog) => TrackedLog | null): SizedJob | null | 'gone' {
   let st;
   try {
     st = lstatSync(file);
@@ -57,6 +61,8 @@ export function jobFor(file: string, previous: TrackedLog | null): SizedJob | nu
     return 'gone';
   }
   if (!st.isFile()) return 'gone';
-  if (previous !== null && sameStat(st, previous)) return null;
+  // Unchanged, unless its restored facts were refused (completeRestore() sends those here to be read again).
+  if (known !== null && sameStat(st, known) && !restRefused(known.facts)) return null;
+  const previous = known === null ? null : readFrom(known);
   return { file, previous, bytes: bytesToRead(st, previous) };
 }

@@ -214,9 +214,12 @@ export async function discoverLogs(
   return found;
 }
 
-/** walkLogs in one go, for worker threads (which have no requests to answer meanwhile). */
-export function discoverLogsSync(projectsDir: string, start: readonly string[], warn: (message: string) => void): Discovery {
+/**
+ * walkLogs in one go, for worker threads (which have no requests to answer meanwhile); with `record`, each
+ * directory's stamp, taken before it is listed, as the main thread's walk records them.
+ */
+export function discoverLogsSync(projectsDir: string, start: readonly string[], warn: (message: string) => void, record?: Map<string, DirStamp>): Discovery {
   const found: Discovery = { files: [], folders: [] };
-  for (const _ of walkLogs(projectsDir, start, warn, found)) continue;
+  for (const _ of walkLogs(projectsDir, start, warn, found, record && { record })) continue;
   return found;
 }

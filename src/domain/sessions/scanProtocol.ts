@@ -2,6 +2,7 @@
 // structured-cloneable: plain objects, strings, numbers, Maps and the shared memory of a FolderQueue.
 import type { FolderQueue } from './folderQueue.js';
 import type { ReadResult, TrackedLog } from '../transcripts/transcriptReader.js';
+import type { DirStamp } from './logFiles.js';
 
 export interface ScanJob {
   file: string;
@@ -34,10 +35,14 @@ export interface FoldersRequest {
 
 export type ScanRequest = FilesRequest | FoldersRequest;
 
-/** Every log found in the folders with what reading it gave ('unchanged' when it had not moved). */
+/**
+ * Every log found in the folders with what reading it gave ('unchanged' when it had not moved), and every
+ * directory walked with its stamp (so that a restart can tell the walk's listings still hold).
+ */
 export interface FolderScan {
   files: [string, ReadResult][];
   warnings: string[];
+  dirs: [string, DirStamp][];
 }
 
 /** A `part` is some of the files of a FoldersRequest, posted before its final `scan` (the rest). */

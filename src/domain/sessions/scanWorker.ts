@@ -11,7 +11,7 @@ if (port === null) throw new Error('scanWorker.js runs only as a worker thread')
 /** Scans what this worker takes from the queue, posting parts on the way; returns the rest. */
 function scanFolders(request: FoldersRequest, post: (part: FolderScan) => void): FolderScan {
   const slot = createReadSlot(request.chunkBytes);
-  const scan: FolderScan = { files: [], warnings: [] };
+  const scan: FolderScan = { files: [], warnings: [], dirs: [] };
   for (const _ of scanTaken(request.projectsDir, request.queue, request.previous, slot, scan)) {
     if (scan.files.length >= request.partFiles) post(takeScanned(scan));
   }

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './folderQueue.js';
+import type { DirStamp } from './logFiles.js';
 import { createReadSlot, readLogInSteps, type ReadResult, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -172,7 +173,7 @@ export class ScanWorkers {
     projectsDir: string,
     folders: readonly FolderState[],
     chunkBytes: number,
-    receive: (files: [string, ReadResult][]) => void,
+    receive: (files: [string, ReadResult][], dirs: [string, DirStamp][]) => void,
   ): Promise<string[]> {
     if (folders.length === 0) return [];
     const queue = createFolderQueue([...folders].sort((a, b) => b.weight - a.weight).map((f) => f.folder));
@@ -180,7 +181,7 @@ export class ScanWorkers {
     const warnings: string[] = [];
     const hand = (scan: FolderScan): void => {
       warnings.push(...scan.warnings);
-      receive(scan.files);
+      receive(scan.files, scan.dirs);
     };
     const take = (scan: FolderScan): void => {
       this.filesRead += scan.files.filter(([, result]) => result.kind === 'read').length;
@@ -298,7 +299,7 @@ async function scanTakenInSlices(
   chunkBytes: number,
   take: (scan: FolderScan) => void,
 ): Promise<void> {
-  const scan: FolderScan = { files: [], warnings: [] };
+  const scan: FolderScan = { files: [], warnings: [], dirs: [] };
   const slicer = new TimeSlicer();
   const handOver = (): void => take(takeScanned(scan));
   for (const _ of scanTaken(projectsDir, queue, previous, createReadSlot(chunkBytes), scan, true)) {

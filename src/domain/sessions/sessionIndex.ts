@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TimeSlicer } from '../timeSlicer.js';
+import { lstatOrNull } from '../files.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
@@ -89,6 +90,8 @@ export class SessionIndex {
   private dirStamps = new Map<string, DirStamp>();
   /** Set on a restored index: its first refresh lists only the directories that moved since. */
   private stampsUsable = false;
+  /** A restore's facts file read ahead (savedFactsFile.ts), awaited before completeRestore() parses them. */
+  private prefetchFacts: (() => Promise<void>) | null = null;
   /**
    * Bumped by every change to what toJSON() writes (files, folders, directory stamps): a cache holding
    * the index as of some count need not be written again while the count stays the same.
@@ -146,11 +149,13 @@ export class SessionIndex {
   }
 
   /**
-   * Parses the facts a restore left for later (see savedFacts.ts), in time slices, and reads again the
+   * Reads the facts a restore left for later off this thread, parses them (see savedFacts.ts) in time slices, and reads again the
    * logs whose saved facts were not what this build saves. Until it resolves an answer built on the
    * transcripts' facts may miss some (run it before those answers, after the first plan list).
    */
   async completeRestore(): Promise<void> {
+    await this.prefetchFacts?.();
+    this.prefetchFacts = null;
     const slicer = new TimeSlicer();
     const refused: string[] = [];
     for (const [file, tracked] of [...this.files]) {
@@ -294,10 +299,11 @@ export class SessionIndex {
    * An index restored from toJSON() output, or null when `data` is not one for this projects dir; its logs'
    * other facts from `savedFacts` when `data` holds none (see readSnapshot()).
    */
-  static fromJSON(data: unknown, options: SessionIndexOptions, savedFacts?: SavedFactsAt): SessionIndex | null {
+  static fromJSON(data: unknown, options: SessionIndexOptions, savedFacts?: SavedFactsAt, prefetch?: () => Promise<void>): SessionIndex | null {
     const index = new SessionIndex(options);
     const restored = readSnapshot(data, index.projectsDir, savedFacts);
     if (restored === null) return null;
+    index.prefetchFacts = prefetch ?? null;
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
     // Taken as it is: readSnapshot() built it in viewOrder, which restoredIsCurrent() relies on.
     index.files = restored.files;
@@ -315,9 +321,13 @@ export class SessionIndex {
     // the workers' start-up (~0.1 s of CPU each). With a restored index the walk is a few thousand
     // lstats, cheaper on this thread; syncFiles() still sends a big backlog of appends to the workers.
     if (this.workers !== null && this.files.size === 0) {
+      // Its stamp before its listing, as a walk takes them (see walkLogs).
+      const top = lstatOrNull(this.projectsDir);
+      const listedAt = Date.now();
       const folders = listProjectFolders(this.projectsDir);
       if (folders !== null && (folders.length >= WORKER_MIN_FOLDERS || this.workerThreshold === 0)) {
-        await this.refreshInWorkers(this.workers, folders);
+        const stamp = top?.isDirectory() ? { mtimeMs: top.mtimeMs, ino: top.ino, listedAt } : null;
+        await this.refreshInWorkers(this.workers, folders, stamp);
         return this.publish();
       }
     }
@@ -344,11 +354,12 @@ export class SessionIndex {
    * this thread is busy loading the server and reading plans. Results computed from a state that an
    * updateFile() replaced meanwhile are dropped (the newer state stays).
    */
-  private async refreshInWorkers(workers: ScanWorkers, folders: string[]): Promise<void> {
+  private async refreshInWorkers(workers: ScanWorkers, folders: string[], top: DirStamp | null): Promise<void> {
     this.setFolders(folders);
-    // The workers' walks keep no stamps: the next main-thread walk lists everything and records them.
-    if (this.dirStamps.size > 0) this.edits++;
-    this.dirStamps.clear();
+    // The stamps of the directories the threads' walks list, so that a restart can skip their listings
+    // as after a main-thread walk.
+    const record = new Map<string, DirStamp>();
+    if (top !== null) record.set(this.projectsDir, top);
     this.stampsUsable = false;
     const states = new Map<string, FolderState>(folders.map((folder) => [folder, { folder, previous: new Map(), weight: 1 }]));
     const sent = new Map<string, TrackedLog>();
@@ -365,13 +376,16 @@ export class SessionIndex {
     }
     const seen = new Set<string>();
     // Applied as the results come in, while the scan goes on (see ScanWorkers.scanFolders).
-    const warnings = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes, (files) => {
+    const warnings = await workers.scanFolders(this.projectsDir, [...states.values()], this.chunkBytes, (files, dirs) => {
+      for (const [dir, stamp] of dirs) record.set(dir, stamp);
       for (const [file, result] of files) {
         seen.add(file);
         if (result.kind !== 'unchanged' && (this.files.get(file)?.log ?? null) === (sent.get(file) ?? null)) this.apply(file, result);
       }
     });
     for (const warning of warnings) this.warnOnce(warning);
+    if (!sameStamps(this.dirStamps, record)) this.edits++;
+    this.dirStamps = record;
     for (const [file, log] of sent) if (!seen.has(file) && this.files.get(file)?.log === log) this.forget(file);
   }
 
@@ -429,7 +443,7 @@ export class SessionIndex {
     for (const file of files) {
       await slicer.maybeYield();
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, this.readFrom(previous));
+      const job = jobFor(file, previous, (log) => this.readFrom(log));
       if (job === 'gone') this.forget(file);
       else if (job !== null) {
         jobs.push(job);
@@ -458,7 +472,7 @@ export class SessionIndex {
   private syncFile(file: string): Promise<void> {
     return this.fileLocks.run(file, async () => {
       const previous = this.files.get(file)?.log ?? null;
-      const job = jobFor(file, this.readFrom(previous));
+      const job = jobFor(file, previous, (log) => this.readFrom(log));
       if (job === 'gone') return this.forget(file);
       if (job === null) return;
       // A log that appeared whole (a copied or restored session) is a big read: off the main thread.
@@ -473,8 +487,8 @@ export class SessionIndex {
    * What a read of a log goes on from: what was read of it, unless its facts came from a cache that held
    * something else than what this build saves (then it is read from its start).
    */
-  private readFrom(log: TrackedLog | null): TrackedLog | null {
-    if (log === null || restOk(log.facts)) return log;
+  private readFrom(log: TrackedLog): TrackedLog | null {
+    if (restOk(log.facts)) return log;
     this.warnOnce('the saved facts of some session logs were not readable; reading them again');
     return null;
   }

@@ -15,7 +15,7 @@ import type { CwdRank, LinkFacts } from '../transcripts/logFacts.js';
 import { restoredFacts, saveRest } from '../transcripts/savedFacts.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 4;
+const VERSION = 5;
 /** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
 const MAX_STAMP_CHARS = 64;
 

@@ -45,6 +45,11 @@ export function restOk(facts: LogFacts): boolean {
   return !refused.has(facts);
 }
 
+/** Whether these are restored facts found not to be what saveRest() writes (without parsing any that are not parsed yet). */
+export function restRefused(facts: LogFacts): boolean {
+  return refused.has(facts);
+}
+
 /** Whether these are restored facts not parsed yet. */
 export function restPending(facts: LogFacts): boolean {
   return unparsed.has(facts);
