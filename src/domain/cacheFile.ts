@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DERIVATION_VERSION } from './derivation.js';
-import { readCacheFileSync, TOO_LARGE } from './files.js';
+import { readCacheFile, readCacheFileSync, TOO_LARGE } from './files.js';
 
 export class CacheFile {
   readonly file: string;
@@ -69,7 +69,13 @@ export class CacheFile {
     return bytes === TOO_LARGE ? null : bytes;
   }
 
-  writeBytes(suffix: string, bytes: Buffer): Promise<true | string> {
+  /** readBytes() on the thread pool: for a large file read while requests are being answered. */
+  readBytesAsync(suffix: string): Promise<Buffer | null> {
+    return readCacheFile(this.companion(suffix), this.maxBytes);
+  }
+
+  /** `bytes` as one buffer, or in pieces written one after another (never joined in memory). */
+  writeBytes(suffix: string, bytes: Buffer | readonly Buffer[]): Promise<true | string> {
     return writeAtomically(this.companion(suffix), bytes);
   }
 
@@ -103,7 +109,7 @@ function markedObject(json: string): object | typeof MISSING | typeof CORRUPT {
 }
 
 /** Temp file, then rename: true, or why it could not (the temp file is removed). */
-async function writeAtomically(file: string, data: string | Buffer): Promise<true | string> {
+async function writeAtomically(file: string, data: string | Buffer | readonly Buffer[]): Promise<true | string> {
   const tmp = `${file}.tmp.${process.pid}.${Date.now().toString(16)}`;
   try {
     await mkdir(path.dirname(file), { recursive: true });

@@ -114,6 +114,19 @@ export function readCacheFileSync(file: string, maxBytes: number): Buffer | null
 
 export const TOO_LARGE = Symbol('too large');
 
+/** readCacheFileSync() on the thread pool (a large cache file read while requests are answered): null also when too large. */
+export async function readCacheFile(file: string, maxBytes: number): Promise<Buffer | null> {
+  const opened = await openRegularFile(file, NO_LINKS);
+  if (opened === null) return null;
+  try {
+    return opened.stats.size > maxBytes ? null : await opened.handle.readFile();
+  } catch {
+    return null;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
+}
+
 /**
  * A small file of the user's (a subagent's meta.json, a worktree's `.git` file) as text: null when it is
  * missing, no regular file, unreadable or larger than `maxBytes`, so a FIFO or a huge file put in its place

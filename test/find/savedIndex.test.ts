@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FindIndex, type FindDoc } from '../../src/domain/find/findIndex.js';
 import { parseFindQuery } from '../../src/domain/find/query.js';
-import { decodeIndex, encodeIndex } from '../../src/domain/find/savedIndex.js';
+import { decodeIndex, encodeIndex, type SavedIndex } from '../../src/domain/find/savedIndex.js';
 import { Viewer } from '../../src/viewer.js';
 import { TempHome } from '../helpers/home.js';
 import { buildFindHome, day } from './home.js';
@@ -28,8 +28,13 @@ function answers(index: FindIndex, queries: string[]): string[][] {
   return queries.map((q) => index.find(parseFindQuery(q)).hits.map((h) => `${h.entry.key} ${h.entry.title} ${h.score}`).sort());
 }
 
+/** The file's bytes as encodeIndex() writes them, in pieces, joined. */
+async function encoded(saved: SavedIndex, between = none): Promise<Buffer> {
+  return Buffer.concat(await encodeIndex(saved, between));
+}
+
 async function roundTrip(index: FindIndex, stamps: [string, string][] = []): Promise<{ index: FindIndex; stamps: [string, string][] }> {
-  const saved = await decodeIndex(encodeIndex({ dump: await index.dump(none), stamps }), none);
+  const saved = await decodeIndex(await encoded({ dump: await index.dump(none), stamps }), none);
   if (saved === null) throw new Error('the index was not restored');
   return { index: await FindIndex.restore(saved.dump, none), stamps: saved.stamps };
 }
@@ -53,6 +58,24 @@ describe('a saved find index', () => {
       }), { numRuns: 150 });
   });
 
+  it('is encoded in pieces with pauses between them when it is large, and reads back the same', async () => {
+    const index = new FindIndex();
+    // Over 8,192 terms and 16,384 postings: the terms block and the numbers are written a piece at a time.
+    const words = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}x`);
+    await put(index, toDoc({ n: 1, kind: 'plan', title: 'Many words', body: words.join(' '), project: null }));
+    await put(index, toDoc({ n: 2, kind: 'memory', title: 'Some words', body: words.slice(0, 50).join(' '), project: 'webapp' }));
+    let pauses = 0;
+    const pieces = await encodeIndex({ dump: await index.dump(none), stamps: [] }, async () => void pauses++);
+    expect(pauses).toBeGreaterThanOrEqual(3);
+    // Unsplit: the magic word, each of the 4 blocks as length, text and padding, the numbers.
+    expect(pieces.length).toBeGreaterThan(1 + 4 * 3 + 1);
+    const saved = (await decodeIndex(Buffer.concat(pieces), none))!;
+    const restored = await FindIndex.restore(saved.dump, none);
+    const queries = ['w0x', words[9_000]!, words[19_999]!, 'many', 'w1', 'some w2'];
+    expect(answers(restored, queries)).toEqual(answers(index, queries));
+    expect(answers(restored, [words[19_999]!])[0]).toHaveLength(1);
+  });
+
   it('keeps the stamps and the listing facts', async () => {
     const index = new FindIndex();
     await put(index, { ...toDoc({ n: 1, kind: 'memory', title: 'Deploy steps', body: 'zebra', project: 'webapp' }), type: 'project', modified: '2026-03-04T05:06:07.000Z' });
@@ -64,14 +87,14 @@ describe('a saved find index', () => {
   it('refuses a file that is torn, foreign or out of order, and skips one of other rules', async () => {
     const index = new FindIndex();
     for (let n = 0; n < 3; n++) await put(index, toDoc({ n, kind: 'plan', title: 'zebra plan', body: 'memory test', project: null }));
-    const bytes = encodeIndex({ dump: await index.dump(none), stamps: [] });
+    const bytes = await encoded({ dump: await index.dump(none), stamps: [] });
     await expect(decodeIndex(bytes.subarray(0, bytes.length - 4), none)).rejects.toThrow(/torn|trailing/);
     await expect(decodeIndex(Buffer.from('{"derivation":5}'), none)).rejects.toThrow(/not a saved find index/);
     // The last posting's slot pair swapped with an earlier one: slots out of order.
     const dump = await index.dump(none);
     const zebra = dump.terms.indexOf('zebra');
     dump.postings[zebra]![0] = Uint32Array.from([2, 1, 0, 1]);
-    const saved = await decodeIndex(encodeIndex({ dump, stamps: [] }), none);
+    const saved = await decodeIndex(await encoded({ dump, stamps: [] }), none);
     await expect(FindIndex.restore(saved!.dump, none)).rejects.toThrow(/out of order/);
     // Another version of the rules: not used (null), never an error.
     const other = Buffer.from(bytes);
@@ -140,7 +163,7 @@ describe('the find index across restarts', () => {
     const saved = (await decodeIndex(await readFile(file), none))!;
     const entry = saved.dump.values.find((v) => v.key === 'plan:title-plan.md')!;
     entry.title = 'Title only the saved index knows';
-    await writeFile(file, encodeIndex(saved));
+    await writeFile(file, await encoded(saved));
     const second = await open();
     expect(await results(second, 'zebra')).toContain(`plan:title-plan.md Title only the saved index knows ${(await second.finder.find('zebra', { limit: 50 })).results.find((r) => r.id === 'title-plan.md')!.score}`);
     await second.close();

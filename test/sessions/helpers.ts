@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { factsFileBytes } from '../../src/domain/sessions/savedFactsFile.js';
+import { factsFilePieces } from '../../src/domain/sessions/savedFactsFile.js';
 
 export interface ConversationLine {
   sessionId: string;
@@ -134,5 +134,5 @@ export async function readIndexCache(file: string): Promise<IndexCacheParts> {
 export async function writeIndexCache(file: string, parts: IndexCacheParts): Promise<void> {
   const factsStamp = '00000000000000ff';
   await writeFile(file, [JSON.stringify(parts.header), JSON.stringify({ ...parts.index, factsStamp }), ''].join('\n'));
-  await writeFile(factsFileOf(file), factsFileBytes(factsStamp, parts.facts));
+  await writeFile(factsFileOf(file), Buffer.concat(await factsFilePieces(factsStamp, parts.facts, async () => undefined)));
 }

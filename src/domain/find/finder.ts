@@ -60,8 +60,10 @@ export interface FinderSources {
 
 /** The cache file the index is kept in (domain/cacheFile.ts). */
 export interface SavedIndexFile {
-  read(): Buffer | null;
-  write(bytes: Buffer): Promise<true | string>;
+  /** Its bytes (read on the thread pool), or null. */
+  read(): Promise<Buffer | null>;
+  /** Writes these pieces, in order, as the file. */
+  write(pieces: readonly Buffer[]): Promise<true | string>;
 }
 
 type Part = 'plans' | 'memory' | 'sessions' | 'archive' | 'save';
@@ -167,7 +169,7 @@ export class Finder {
    */
   private async restore(slicer: TimeSlicer): Promise<void> {
     try {
-      const bytes = this.o.saved?.read() ?? null;
+      const bytes = (await this.o.saved?.read()) ?? null;
       if (bytes === null) return;
       await slicer.pause();
       const saved = await decodeIndex(bytes, () => slicer.pause());
@@ -192,7 +194,7 @@ export class Finder {
     const stamps = [...this.stamps];
     const dump = await this.index.dump(() => slicer.maybeYield());
     await slicer.pause();
-    const written = await file.write(encodeIndex({ dump, stamps }));
+    const written = await file.write(await encodeIndex({ dump, stamps }, () => slicer.maybeYield()));
     if (written !== true) this.o.logger.warn(`search index: not saved (${written})`);
   }
 

@@ -40,15 +40,21 @@ const MAX_SAVED_BYTES = 512 * 1024 * 1024;
 /** The cache file of the index of the home `claudeDir` (`find-<hash>.bin` in the cache dir). */
 export function savedIndexFile(cacheDir: string, claudeDir: string): SavedIndexFile {
   const file = new CacheFile(cacheDir, 'find', claudeDir, MAX_SAVED_BYTES);
-  return { read: () => file.readBytes('bin'), write: (bytes) => file.writeBytes('bin', bytes) };
+  return { read: () => file.readBytesAsync('bin'), write: (pieces) => file.writeBytes('bin', pieces) };
 }
 
+/** Array elements per piece of a JSON block, and postings per pause while the numbers are copied. */
+const JSON_PIECE_ITEMS = 8192;
+const POSTINGS_PER_PAUSE = 16_384;
+
 /**
- * The file's bytes: the magic word, then each JSON block as its byte length and its UTF-8 padded to a
- * 4-byte boundary, then the numbers: the fields' lengths (FIELDS words per document), then for each term
- * and field a count of pairs and the (slot, count) pairs.
+ * The file's bytes, in pieces (written one after another, never joined): the magic word, then each JSON
+ * block as its byte length and its UTF-8 padded to a 4-byte boundary, then the numbers: the fields'
+ * lengths (FIELDS words per document), then for each term and field a count of pairs and the (slot,
+ * count) pairs. `between` is awaited between pieces: encoding a heavy home's index in one go held the
+ * thread for ~0.1 s (D63).
  */
-export function encodeIndex(saved: SavedIndex): Buffer {
+export async function encodeIndex(saved: SavedIndex, between: () => Promise<void>): Promise<Buffer[]> {
   const { dump } = saved;
   const blocks: Blocks = {
     meta: { derivation: DERIVATION_VERSION, rules: FIND_RULES_VERSION },
@@ -56,32 +62,49 @@ export function encodeIndex(saved: SavedIndex): Buffer {
     entries: dump.values.map((e) => [e.kind, e.id, e.title, e.project, e.modified, e.type]),
     terms: dump.terms,
   };
-  const jsons = BLOCKS.map((name) => Buffer.from(JSON.stringify(blocks[name]), 'utf8'));
-  const head = 4 + jsons.reduce((sum, json) => sum + 4 + padded(json.length), 0);
+  const magic = Buffer.alloc(4);
+  magic.writeUInt32LE(MAGIC, 0);
+  const pieces: Buffer[] = [magic];
+  for (const name of BLOCKS) pieces.push(...(await jsonBlock(blocks[name], between)));
   let words = FIELDS * dump.values.length;
   for (const fields of dump.postings) for (const pairs of fields) words += 1 + pairs.length;
-  const out = Buffer.alloc(head + 4 * words, 0x20);
-  out.writeUInt32LE(MAGIC, 0);
-  let offset = 4;
-  for (const json of jsons) {
-    out.writeUInt32LE(json.length, offset);
-    json.copy(out, offset + 4);
-    offset += 4 + padded(json.length);
-  }
-  const numbers = new Uint32Array(out.buffer, out.byteOffset + head, words);
+  const out = Buffer.alloc(4 * words);
+  const numbers = new Uint32Array(out.buffer, out.byteOffset, words);
   let at = 0;
   for (const lengths of dump.lengths) {
     numbers.set(lengths, at);
     at += lengths.length;
   }
+  let copied = 0;
   for (const fields of dump.postings) {
     for (const pairs of fields) {
       numbers[at++] = pairs.length / 2;
       numbers.set(pairs, at);
       at += pairs.length;
     }
+    if (++copied % POSTINGS_PER_PAUSE === 0) await between();
   }
-  return out;
+  pieces.push(out);
+  return pieces;
+}
+
+/** One JSON block as the file holds it: its byte length, its UTF-8 (an array a piece at a time), the padding. */
+async function jsonBlock(value: unknown, between: () => Promise<void>): Promise<Buffer[]> {
+  const texts: Buffer[] = [];
+  if (Array.isArray(value) && value.length > JSON_PIECE_ITEMS) {
+    for (let i = 0; i < value.length; i += JSON_PIECE_ITEMS) {
+      const items = JSON.stringify(value.slice(i, i + JSON_PIECE_ITEMS));
+      // The pieces of one array: `[a,b` `,c,d` ... `,y,z]`.
+      texts.push(Buffer.from(`${i === 0 ? '[' : ','}${items.slice(1, -1)}${i + JSON_PIECE_ITEMS >= value.length ? ']' : ''}`, 'utf8'));
+      await between();
+    }
+  } else {
+    texts.push(Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+  const length = texts.reduce((sum, text) => sum + text.length, 0);
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(length, 0);
+  return [head, ...texts, Buffer.alloc(padded(length) - length, 0x20)];
 }
 
 /**

@@ -8,7 +8,8 @@ import { CacheFile, CORRUPT, MISSING } from '../cacheFile.js';
 import type { Logger } from '../types.js';
 import { SessionIndex, type SessionIndexOptions } from './sessionIndex.js';
 import { isOutdatedSnapshot } from './snapshot.js';
-import { factsFileBytes, newFactsStamp, SavedFactsFile } from './savedFactsFile.js';
+import { factsFilePieces, newFactsStamp, SavedFactsFile } from './savedFactsFile.js';
+import { TimeSlicer } from '../timeSlicer.js';
 
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 /** The facts file's suffix beside the index (`session-index-<hash>.facts`). */
@@ -59,7 +60,9 @@ export class SessionIndexCache {
     // The facts first: an index is only ever beside the facts it names (a crash between the two leaves
     // the old index naming the old stamp: its logs are read again, nothing wrong is served).
     const factsStamp = newFactsStamp();
-    const wrote = await this.cache.writeBytes(FACTS, factsFileBytes(factsStamp, facts));
+    const slicer = new TimeSlicer();
+    const between = (): Promise<void> => slicer.maybeYield();
+    const wrote = await this.cache.writeBytes(FACTS, await factsFilePieces(factsStamp, facts, between));
     const result = wrote === true ? await this.cache.writeLines([JSON.stringify({ ...snapshot, factsStamp })]) : wrote;
     if (result !== true) this.logger?.warn(`could not save the session index cache: ${result}`);
     else this.inFile = { index, edits };

@@ -6,7 +6,7 @@
 // (so that finding a line is no search through tens of MB); a file from another save (a crash between
 // the two writes, a hand copy) or whose lines are not those lengths gives no line, so every log is read again.
 import { randomBytes } from 'node:crypto';
-import { readCacheFileSync, TOO_LARGE, openRegularFile } from '../files.js';
+import { readCacheFile, readCacheFileSync, TOO_LARGE } from '../files.js';
 
 const NEWLINE = 0x0a;
 
@@ -15,10 +15,35 @@ export function newFactsStamp(): string {
   return randomBytes(8).toString('hex');
 }
 
-/** The facts file's bytes: a header naming `stamp` and each line's length, then the lines. */
-export function factsFileBytes(stamp: string, lines: readonly string[]): Buffer {
-  const header = JSON.stringify({ stamp, bytes: lines.map((line) => Buffer.byteLength(line)) });
-  return Buffer.from([header, ...lines, ''].join('\n'));
+/** Bytes per piece of a facts file as written: each piece is one write, and one copy of its lines. */
+const PIECE_BYTES = 1024 * 1024;
+const NEWLINE_BYTE = Buffer.from('\n');
+
+/**
+ * The facts file's bytes, in pieces: a header naming `stamp` and each line's length, then the lines.
+ * Encoded a line at a time, awaiting `between` after each: joining tens of MB of text, much of it not
+ * Latin-1, into one string and encoding that held the thread for ~0.3 s (D63).
+ */
+export async function factsFilePieces(stamp: string, lines: readonly string[], between: () => Promise<void>): Promise<Buffer[]> {
+  const pieces: Buffer[] = [];
+  const lengths: number[] = [];
+  let group: Buffer[] = [];
+  let groupBytes = 0;
+  for (const line of lines) {
+    const bytes = Buffer.from(line, 'utf8');
+    lengths.push(bytes.length);
+    group.push(bytes, NEWLINE_BYTE);
+    groupBytes += bytes.length + 1;
+    if (groupBytes >= PIECE_BYTES) {
+      pieces.push(Buffer.concat(group, groupBytes));
+      group = [];
+      groupBytes = 0;
+    }
+    await between();
+  }
+  if (groupBytes > 0) pieces.push(Buffer.concat(group, groupBytes));
+  pieces.unshift(Buffer.from(`${JSON.stringify({ stamp, bytes: lengths })}\n`, 'utf8'));
+  return pieces;
 }
 
 export class SavedFactsFile {
@@ -36,22 +61,10 @@ export class SavedFactsFile {
 
   /** Reads the file on the thread pool, so that the lines asked for later need no synchronous read. */
   prefetch(): Promise<void> {
-    this.loading ??= this.readAsync().then((bytes) => {
+    this.loading ??= readCacheFile(this.file, this.maxBytes).then((bytes) => {
       if (this.bytes === null) this.take(bytes);
     });
     return this.loading;
-  }
-
-  private async readAsync(): Promise<Buffer | null> {
-    const opened = await openRegularFile(this.file, () => null);
-    if (opened === null) return null;
-    try {
-      return opened.stats.size > this.maxBytes ? null : await opened.handle.readFile();
-    } catch {
-      return null;
-    } finally {
-      await opened.handle.close().catch(() => undefined);
-    }
   }
 
   private line(i: number): string {
