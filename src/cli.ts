@@ -4,6 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { startupTrace } from './cli/trace.js';
 import type { FastifyInstance } from 'fastify';
 import { HELP_HINT, isLoopbackHost, parseCliArgs, UsageError, USAGE, type CliArgs } from './config/args.js';
 import { chooseHome } from './config/claudeDir.js';
@@ -77,10 +78,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Loaded only now: --help, --version, usage errors and a wrong home answer without loading the server stack.
   const { Viewer } = await import('./viewer.js');
-  const trace = process.env.PMV_TRACE ? (phase: string): void => {
-    const { user, system } = process.cpuUsage();
-    process.stderr.write(`plan-memory-viewer: ${Math.round(performance.now())} ms (cpu ${Math.round((user + system) / 1000)} ms) ${phase}\n`);
-  } : undefined;
+  const trace = startupTrace();
 
   let claudeDir: string;
   if (home.kind === 'demo') {

@@ -155,6 +155,7 @@ export class Viewer {
       },
       sessionsReady: () => this.transcriptsReady,
       saved: options.cacheDir ? savedIndexFile(options.cacheDir, options.claudeDir) : null,
+      trace: options.trace,
     });
     this.plans.onChange((change) => {
       this.persisted.changed('plans');
@@ -243,7 +244,8 @@ export class Viewer {
     this.persisted.changed('plans', true);
     this.isLoaded = true;
     this.markLoaded();
-    this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined);
+    this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined)
+      .then(() => this.trace('transcripts\' facts ready'));
     if (!this.options.deferWatch) void this.startWatching();
   }
 
@@ -266,9 +268,15 @@ export class Viewer {
       this.watchStarted = true;
       if (this.options.literalSearch !== false) this.plans.startSearchPrep();
       void this.history.start();
-      this.observeMemory();
       this.finder.start();
-      this.watching = this.watchNow();
+      // An agent (MCP, which serves no literal search) waits for the find index first: the first look at
+      // every memory file and the watchers' crawl and catch-up pass share its thread only after that.
+      const first = this.options.literalSearch === false ? this.finder.built : Promise.resolve();
+      this.watching = first.then(async () => {
+        if (this.closed) return;
+        this.observeMemory();
+        await this.watchNow();
+      });
     }
     return this.watching;
   }

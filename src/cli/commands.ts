@@ -9,6 +9,7 @@ import { chooseHome } from '../config/claudeDir.js';
 import { demoRoot, materializeDemo, removeDemoSync } from '../config/demo.js';
 import { PACKAGE_VERSION } from '../config/packageRoot.js';
 import type { Logger } from '../domain/types.js';
+import { startupTrace } from './trace.js';
 
 export async function runCommand(args: CliArgs, logger: Logger): Promise<number> {
   const home = await chooseHome({ flag: args.claudeDir, demo: args.demo, env: process.env, cwd: process.cwd() });
@@ -26,7 +27,7 @@ export async function runCommand(args: CliArgs, logger: Logger): Promise<number>
   const { Viewer } = await import('../viewer.js');
   const viewer = await Viewer.open({
     claudeDir, homeDir: os.homedir(), logger, cacheDir: home.kind === 'demo' ? null : cacheDir(), watch: args.command === 'mcp',
-    historyLimitBytes: args.historyLimitBytes ?? undefined, literalSearch: false,
+    historyLimitBytes: args.historyLimitBytes ?? undefined, literalSearch: false, trace: startupTrace(),
   });
   try {
     if (args.command === 'mcp') {

@@ -56,6 +56,8 @@ export interface FinderSources {
   sessionsReady?: () => Promise<void>;
   /** Where the index is kept between runs (none: it is built at every start). */
   saved?: SavedIndexFile | null;
+  /** Hears the first build's steps as they end (PMV_TRACE). */
+  trace?: ((phase: string) => void) | undefined;
 }
 
 /** The cache file the index is kept in (domain/cacheFile.ts). */
@@ -356,6 +358,7 @@ export class Finder {
     const slicer = new TimeSlicer(INDEX_SLICE_MS);
     if (this.firstPass) {
       await this.restore(slicer);
+      this.o.trace?.(this.restored ? 'find index restored' : 'find index: nothing restored');
       await this.o.after?.(this.restored);
     }
     while (this.dirty.size > 0 && !this.stopped) {
@@ -370,6 +373,7 @@ export class Finder {
           if (part === 'sessions') await this.syncSessions(slicer);
           else await this.syncArchive(slicer);
         }
+        if (this.firstPass) this.o.trace?.(`find index: ${part} done`);
       } catch (error) {
         this.o.logger.warn(`search index: ${part} not updated: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -8,33 +8,42 @@
  * (docs/decisions.md, D46).
  */
 export class Postings {
+  /** Words of `pairs` free for push() from `base`: none past its pairs when they sit in a shared buffer. */
+  private room: number;
+
   /**
-   * `pairs` may be a view into a larger buffer (a restored index: savedIndex.ts) holding exactly `length`
-   * pairs: push() then grows it into an array of its own and never writes into the buffer.
+   * `pairs` may be a larger buffer shared by many postings (a restored index, savedIndex.ts: one typed
+   * array per posting cost more in allocation and collection than the restore's own work) whose pairs
+   * start at word `base`: push() then grows them into an array of their own and never writes into it.
    */
   constructor(
-    public pairs: Uint32Array = new Uint32Array(4),
-    /** Documents held: pairs [0, 2 * length) are in use. */
+    private pairs: Uint32Array = new Uint32Array(4),
+    /** Documents held: pairs [base, base + 2 * length) are in use. */
     public length = 0,
-  ) {}
+    private base = 0,
+  ) {
+    this.room = base === 0 && length === 0 ? pairs.length : 2 * length;
+  }
 
   push(slot: number, count: number): void {
-    if (2 * this.length === this.pairs.length) {
-      const grown = new Uint32Array(2 * this.pairs.length);
-      grown.set(this.pairs);
+    if (2 * this.length === this.room) {
+      const grown = new Uint32Array(Math.max(4, 2 * this.room));
+      grown.set(this.pairs.subarray(this.base, this.base + 2 * this.length));
       this.pairs = grown;
+      this.base = 0;
+      this.room = grown.length;
     }
-    this.pairs[2 * this.length] = slot;
-    this.pairs[2 * this.length + 1] = count;
+    this.pairs[this.base + 2 * this.length] = slot;
+    this.pairs[this.base + 2 * this.length + 1] = count;
     this.length += 1;
   }
 
   slot(i: number): number {
-    return this.pairs[2 * i]!;
+    return this.pairs[this.base + 2 * i]!;
   }
 
   count(i: number): number {
-    return this.pairs[2 * i + 1]!;
+    return this.pairs[this.base + 2 * i + 1]!;
   }
 
   /** Whether it holds `slot` (binary search: slots are ascending). */
@@ -43,7 +52,7 @@ export class Postings {
     let hi = this.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const at = this.pairs[2 * mid]!;
+      const at = this.pairs[this.base + 2 * mid]!;
       if (at === slot) return true;
       if (at < slot) lo = mid + 1;
       else hi = mid - 1;

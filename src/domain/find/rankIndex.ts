@@ -39,12 +39,18 @@ export interface PreparedQuery {
   words: Map<string, { weight: number; postings: TermPostings; typo: boolean }>[];
 }
 
-/** What dump() gives and restore() takes: documents in slot order, lengths by field, each term's pairs by field. */
+/**
+ * What dump() gives and restore() takes: documents in slot order, lengths by field, and each term's
+ * (slot, count) pairs by field, all in one array: term t's pairs in field f are `sizes[t * FIELDS + f]`
+ * pairs from word `starts[t * FIELDS + f]` of `pairs`.
+ */
 export interface RankDump<T> {
   values: T[];
   lengths: Uint32Array[];
   terms: string[];
-  postings: Uint32Array<ArrayBuffer>[][];
+  pairs: Uint32Array;
+  starts: Uint32Array;
+  sizes: Uint32Array;
 }
 
 export class RankIndex<T> {
@@ -236,27 +242,34 @@ export class RankIndex<T> {
     }
     const lengths = this.lengths.map((byField) => Uint32Array.from(live, (slot) => byField[slot]!));
     const terms: string[] = [];
-    const postings: Uint32Array<ArrayBuffer>[][] = [];
+    const pairs = new GrowingWords();
+    const starts = new GrowingWords();
+    const sizes = new GrowingWords();
     let step = 0;
     for (const [term, byField] of this.dict) {
       if (++step % 4096 === 0) await between();
-      const fields: Uint32Array<ArrayBuffer>[] = [];
-      let any = false;
+      const mark = pairs.length;
       for (let f = 0; f < FIELDS; f++) {
         const p = byField[f];
-        const kept: number[] = [];
+        starts.push(pairs.length);
+        const from = pairs.length;
         for (let i = 0; p !== undefined && i < p.length; i++) {
           const slot = renumbered[p.slot(i)]!;
-          if (slot >= 0) kept.push(slot, p.count(i));
+          if (slot < 0) continue;
+          pairs.push(slot);
+          pairs.push(p.count(i));
         }
-        fields.push(Uint32Array.from(kept));
-        any ||= kept.length > 0;
+        sizes.push((pairs.length - from) / 2);
       }
-      if (!any) continue;
+      // A term left with no live document is not saved.
+      if (pairs.length === mark) {
+        starts.length -= FIELDS;
+        sizes.length -= FIELDS;
+        continue;
+      }
       terms.push(term);
-      postings.push(fields);
     }
-    return { values, lengths, terms, postings };
+    return { values, lengths, terms, pairs: pairs.words(), starts: starts.words(), sizes: sizes.words() };
   }
 
   /**
@@ -268,9 +281,11 @@ export class RankIndex<T> {
   static async restore<T>(dump: RankDump<T>, keyOf: (value: T) => string, between: () => Promise<void>, compactAfter?: number): Promise<RankIndex<T>> {
     const index = new RankIndex<T>(compactAfter);
     const n = dump.values.length;
-    if (dump.lengths.length !== FIELDS || dump.lengths.some((l) => l.length !== n) || dump.terms.length !== dump.postings.length) {
+    const cells = dump.terms.length * FIELDS;
+    if (dump.lengths.length !== FIELDS || dump.lengths.some((l) => l.length !== n) || dump.starts.length !== cells || dump.sizes.length !== cells) {
       throw new Error('saved index: sizes disagree');
     }
+    const { pairs, starts, sizes } = dump;
     index.values = [...dump.values];
     index.keys = index.values.map((value, slot) => {
       const key = keyOf(value as T);
@@ -287,15 +302,16 @@ export class RankIndex<T> {
       if (t % 4096 === 4095) await between();
       const byField: TermPostings = [];
       for (let f = 0; f < FIELDS; f++) {
-        const pairs = dump.postings[t]![f]!;
-        if (pairs.length % 2 !== 0) throw new Error('saved index: a torn posting');
+        const start = starts[t * FIELDS + f]!;
+        const size = sizes[t * FIELDS + f]!;
+        if (start + 2 * size > pairs.length) throw new Error('saved index: a torn posting');
         let last = -1;
-        for (let i = 0; i < pairs.length; i += 2) {
+        for (let i = start; i < start + 2 * size; i += 2) {
           if (pairs[i]! <= last || pairs[i]! >= n) throw new Error('saved index: a slot out of order');
           last = pairs[i]!;
         }
-        if (pairs.length === 0) continue;
-        byField[f] = new Postings(pairs, pairs.length / 2);
+        if (size === 0) continue;
+        byField[f] = new Postings(pairs, size, start);
       }
       index.dict.set(term, byField);
     }
@@ -403,4 +419,24 @@ export function swapped(term: string): string[] {
     out.add(copy.join(''));
   }
   return [...out];
+}
+
+/** 32-bit words pushed one at a time into a typed array grown by doubling (no array of numbers on the heap). */
+class GrowingWords {
+  private buffer = new Uint32Array(1024);
+  length = 0;
+
+  push(word: number): void {
+    if (this.length === this.buffer.length) {
+      const grown = new Uint32Array(2 * this.buffer.length);
+      grown.set(this.buffer);
+      this.buffer = grown;
+    }
+    this.buffer[this.length++] = word;
+  }
+
+  /** The words pushed (a copy of just those). */
+  words(): Uint32Array {
+    return this.buffer.slice(0, this.length);
+  }
 }

@@ -66,8 +66,9 @@ export async function encodeIndex(saved: SavedIndex, between: () => Promise<void
   magic.writeUInt32LE(MAGIC, 0);
   const pieces: Buffer[] = [magic];
   for (const name of BLOCKS) pieces.push(...(await jsonBlock(blocks[name], between)));
-  let words = FIELDS * dump.values.length;
-  for (const fields of dump.postings) for (const pairs of fields) words += 1 + pairs.length;
+  const { pairs, starts, sizes } = dump;
+  let words = FIELDS * dump.values.length + sizes.length;
+  for (const size of sizes) words += 2 * size;
   const out = Buffer.alloc(4 * words);
   const numbers = new Uint32Array(out.buffer, out.byteOffset, words);
   let at = 0;
@@ -75,14 +76,11 @@ export async function encodeIndex(saved: SavedIndex, between: () => Promise<void
     numbers.set(lengths, at);
     at += lengths.length;
   }
-  let copied = 0;
-  for (const fields of dump.postings) {
-    for (const pairs of fields) {
-      numbers[at++] = pairs.length / 2;
-      numbers.set(pairs, at);
-      at += pairs.length;
-    }
-    if (++copied % POSTINGS_PER_PAUSE === 0) await between();
+  for (let cell = 0; cell < sizes.length; cell++) {
+    const size = sizes[cell]!;
+    numbers[at++] = size;
+    for (let i = starts[cell]!, end = i + 2 * size; i < end; i++) numbers[at++] = pairs[i]!;
+    if (cell % (FIELDS * POSTINGS_PER_PAUSE) === FIELDS * POSTINGS_PER_PAUSE - 1) await between();
   }
   pieces.push(out);
   return pieces;
@@ -144,20 +142,22 @@ export async function decodeIndex(bytes: Buffer, between: () => Promise<void>): 
     return view;
   };
   const lengths = Array.from({ length: FIELDS }, () => take(n));
-  const postings: Uint32Array<ArrayBuffer>[][] = [];
-  for (let t = 0; t < blocks.terms.length; t++) {
-    if (t % 8192 === 8191) await between();
-    const fields: Uint32Array<ArrayBuffer>[] = [];
-    for (let f = 0; f < FIELDS; f++) {
-      if (at >= numbers.length) throw new Error('saved find index: torn');
-      const pairs = numbers[at++]!;
-      fields.push(take(2 * pairs));
-    }
-    postings.push(fields);
+  // Each term's pairs stay where they are in the file's words: their starts and sizes are noted.
+  const cells = blocks.terms.length * FIELDS;
+  const starts = new Uint32Array(cells);
+  const sizes = new Uint32Array(cells);
+  for (let cell = 0; cell < cells; cell++) {
+    if (cell % (FIELDS * 8192) === FIELDS * 8192 - 1) await between();
+    if (at >= numbers.length) throw new Error('saved find index: torn');
+    const size = numbers[at++]!;
+    if (at + 2 * size > numbers.length) throw new Error('saved find index: torn');
+    starts[cell] = at;
+    sizes[cell] = size;
+    at += 2 * size;
   }
   if (at !== numbers.length) throw new Error('saved find index: trailing words');
   const values: FindEntry[] = blocks.entries.map(([kind, id, title, project, modified, type]) => ({ key: docKey(kind, id), kind, id, title, project, modified, type }));
-  return { dump: { values, lengths, terms: blocks.terms, postings }, stamps: blocks.stamps };
+  return { dump: { values, lengths, terms: blocks.terms, pairs: numbers, starts, sizes }, stamps: blocks.stamps };
 }
 
 const NONE = new Uint32Array(0);
