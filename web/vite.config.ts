@@ -53,22 +53,19 @@ const preactCompat = [
  * component module is swapped in place and its components keep their state; an edit elsewhere (a .ts
  * module it does not refresh) goes up to the modules importing it, up to a full reload.
  * (A .tsx module's other exports are swapped too: their importers keep the old ones until a reload.)
- * @prefresh/vite rather than @preact/preset-vite: the preset (2.10) sets aliases and a JSX source of
- * its own, in builds too (preact/jsx-runtime, where ours is compat's), adds devtools and prerendering,
- * and runs the refresh transform through Babel with the older @prefresh/vite 2.x. @prefresh/vite 4 on
- * Vite 8 has Vite's oxc transform emit the refresh registrations, keeping the oxc options below
- * (automatic runtime from 'react', aliased to preact/compat, whose `preact` is the one Prefresh hooks).
- * Its optional Babel fallback (the optional peers @babel/core and @prefresh/babel-plugin, run on the
- * modules oxc registered nothing in) is left out on purpose: it takes capitalized classes for
- * components (ApiError in api/client.ts, VersionTexts in history/useHistory.ts), and an edit of such a
- * module was then swapped into it alone, its importers still running the old code. Never part of a
- * build: its plugins rewrite the oxc options, and the production bundle must stay as it is (a build
- * does not even load it).
+ * @prefresh/vite rather than @preact/preset-vite: the preset sets aliases and a JSX source of its own, in
+ * builds too (preact/jsx-runtime, where ours is compat's), and adds devtools and prerendering.
+ * @prefresh/vite 2.x: its refresh registrations come from a Babel pass over the module (Vite's oxc still
+ * compiles the JSX with the options below); the 3.x and 4.x lines pull a package whose engines exclude
+ * Node 20, and `npm ci` warned about it. Only .tsx modules go through that pass: it takes capitalized
+ * classes for components (ApiError in api/client.ts, VersionTexts in history/useHistory.ts), and an edit
+ * of such a module was then swapped into it alone, its importers still running the old code; a .ts
+ * module's edit goes up to its importers instead. Never part of a build (a build does not even load it).
  */
 async function devPlugins(command: 'build' | 'serve'): Promise<PluginOption[]> {
   if (command !== 'serve') return [];
   const { default: prefresh } = await import('@prefresh/vite');
-  return [await prefresh()];
+  return [prefresh({ include: /\.tsx$/ })];
 }
 
 export default defineConfig(({ command }) => ({
