@@ -3,7 +3,8 @@
 // relevant_memories attachment (keys in another order, a memory named by `filePath`, a text over the cut,
 // a secret), then edited MEMORY.md down and wrote a new topic. The answer gives MEMORY.md as it was at the
 // session's start with Claude Code's cut of that version, the topics that existed then, the attachments'
-// texts, and each write with the version it made.
+// texts, and each write with the version it made; the memory files' histories name the sessions they were
+// handed to.
 import { mkdir, realpath, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +151,16 @@ describe('GET /api/sessions/{id}/memory', () => {
       { id: `${key}/notes.md`, file: 'notes.md', tool: 'Write', at: at(9, 4), agentId: null, versionId: notes!.id },
     ]);
     expect(await version(`${key}/MEMORY.md`, indexEdit.id)).toBe(SMALL_INDEX);
+  });
+
+  it('names the sessions a memory file was handed to in its history (loadedBy), beside the sessions that wrote it', async () => {
+    const loads = async (id: string): Promise<unknown> =>
+      (await server.json<{ loadedBy?: unknown }>(`/api/memory/history?id=${encodeURIComponent(id)}`)).loadedBy;
+    const once = [{ sessionId: S, firstAt: at(9, 2), lastAt: at(9, 2), times: 1 }];
+    expect(await loads(`${key}/deploy.md`)).toEqual(once);
+    expect(await loads(`${key}/db.md`)).toEqual(once);
+    expect(await loads(`${key}/MEMORY.md`)).toEqual([]);
+    expect((await history(`${key}/deploy.md`)).map((v) => v.sessionId)).toEqual([EARLIER]);
   });
 
   it('answers 404 Session not found for a session no log names', async () => {
