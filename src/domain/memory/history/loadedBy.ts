@@ -15,8 +15,7 @@ export class LoadedBy {
 
   /** The sessions a relevant_memories attachment handed the memory file at `filepath` to, newest first. */
   of(filepath: string): SessionLoad[] {
-    const parts = memoryPathParts(filepath);
-    return parts === null ? [] : this.byFile().get(`${parts.key}\0${parts.file}`) ?? [];
+    return this.byFile().get(fileKey(filepath)) ?? [];
   }
 
   private byFile(): Map<string, SessionLoad[]> {
@@ -27,9 +26,7 @@ export class LoadedBy {
       for (const read of facts.memoryReads.reads) {
         if (read.kind !== 'relevant_memories' || read.sessionId === null) continue;
         for (const named of new Set(read.paths)) {
-          const parts = memoryPathParts(named);
-          if (parts === null) continue;
-          const file = `${parts.key}\0${parts.file}`;
+          const file = fileKey(named);
           const sessions = bySession.get(file) ?? new Map<string, SessionLoad>();
           bySession.set(file, sessions);
           const known = sessions.get(read.sessionId);
@@ -50,4 +47,13 @@ export class LoadedBy {
     this.kept = { version, byFile };
     return byFile;
   }
+}
+
+/**
+ * A project's memory file by its folder and name (a transcript copied from another machine names that
+ * machine's home); a file of another folder (an autoMemoryDirectory) by its path.
+ */
+function fileKey(filepath: string): string {
+  const parts = memoryPathParts(filepath);
+  return parts === null ? filepath : `${parts.key}\0${parts.file}`;
 }

@@ -58,7 +58,7 @@ export async function sessionMemory(sessionId: string, o: SessionMemorySources):
     projectKey,
     folder: folder === null ? null : { sourceId: folder.id, dir: folder.dir, project: folder.project },
     atStart: folder === null ? { index: null, topics: [] } : await atStart(folder.id, firstAt, o, historyOf),
-    ...attachmentsOf(sessionId, mine),
+    ...attachmentsOf(sessionId, mine, await listedIds(o)),
     wrote: await writesOf(sessionId, mine, historyOf),
     incomplete: mine.some(({ facts }) => facts.counts.oversized > 0),
   };
@@ -116,10 +116,10 @@ export function versionAt(versions: readonly MemoryVersion[], time: string | nul
   return found;
 }
 
-/** The file's history starts with a Write after `time`: it did not exist then. */
+/** The file's history starts with a Write after `time`: it did not exist then. A file with no known version may have. */
 function createdAfter(versions: readonly MemoryVersion[], time: string | null): boolean {
   const first = versions[0];
-  return first === undefined || (time !== null && first.source === 'write' && !first.gapBefore && compareTimes(first.at, time) > 0);
+  return first !== undefined && time !== null && first.source === 'write' && !first.gapBefore && compareTimes(first.at, time) > 0;
 }
 
 function loadCut(text: string): LoadCut {
@@ -130,18 +130,25 @@ function loadCut(text: string): LoadCut {
   };
 }
 
-function attachmentsOf(sessionId: string, mine: readonly { log: string; facts: LogFacts }[]): Pick<SessionMemoryBody, 'attachments' | 'omittedAttachments'> {
+/** Listed memory files by path: a memory an attachment names in any folder links to its entry. */
+async function listedIds(o: SessionMemorySources): Promise<Map<string, string>> {
+  return new Map((await o.memory.list()).entries.map((e) => [e.filepath, e.id]));
+}
+
+function attachmentsOf(
+  sessionId: string, mine: readonly { log: string; facts: LogFacts }[], listed: ReadonlyMap<string, string>,
+): Pick<SessionMemoryBody, 'attachments' | 'omittedAttachments'> {
   const found = mine.flatMap(({ log, facts }) => facts.memoryReads.reads.filter((r) => r.sessionId === sessionId).map((read) => ({ log, read })));
   found.sort((a, b) => compareTimes(a.read.at, b.read.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.read.line.start - b.read.line.start);
   const attachments = found.slice(0, MAX_ATTACHMENTS).map(({ log, read }): SessionMemoryAttachment => ({
     kind: read.kind, at: read.at, agentId: read.agentId, line: read.number,
-    items: attachmentItems(readLineJsonAt(log, read.line.start, read.line.end), read.kind),
+    items: attachmentItems(readLineJsonAt(log, read.line.start, read.line.end), read.kind, listed),
   }));
   return { attachments, omittedAttachments: found.length - attachments.length };
 }
 
 /** What an attachment line handed over: one item for a nested_memory, one per memory for relevant_memories. */
-function attachmentItems(line: unknown, kind: SessionMemoryAttachment['kind']): SessionMemoryAttachment['items'] {
+function attachmentItems(line: unknown, kind: SessionMemoryAttachment['kind'], listed: ReadonlyMap<string, string>): SessionMemoryAttachment['items'] {
   const attachment = objectOf(objectOf(line)?.attachment);
   if (attachment === null) return [];
   const raw = kind === 'nested_memory' ? [attachment] : Array.isArray(attachment.memories) ? attachment.memories.map(objectOf) : [];
@@ -150,8 +157,9 @@ function attachmentItems(line: unknown, kind: SessionMemoryAttachment['kind']): 
     const content = typeof m.content === 'string' ? m.content : '';
     const cut = content.length > MAX_ATTACHMENT_CHARS;
     const parts = named === null ? null : memoryPathParts(named);
+    const memoryId = (named === null ? undefined : listed.get(named)) ?? (parts === null ? null : `${parts.key}/${parts.file}`);
     return {
-      path: named, memoryId: parts === null ? null : `${parts.key}/${parts.file}`, chars: content.length,
+      path: named, memoryId, chars: content.length,
       // Masked whole, then cut: a token cut in two would no longer be recognised.
       text: maskSecrets(content).text.slice(0, MAX_ATTACHMENT_CHARS), cut,
     };
