@@ -37,13 +37,14 @@ export const SessionMemoryAttachmentSchema = Type.Object({
   at: NullableString('The attachment line\'s timestamp'),
   agentId: NullableString('The subagent it was handed to, when a subagent'),
   line: Type.Integer({ description: '1-based line of the attachment in its log' }),
+  unread: Type.Boolean({ description: 'Its line was not read for this answer (the answer reads 16 MiB of attachment lines at most): items is empty, the log holds it' }),
   items: Type.Array(Type.Object({
     path: NullableString('The file it names'),
-    memoryId: NullableString('The memory id of that file, when it is a file of a project\'s memory folder'),
-    chars: Type.Integer({ description: 'Characters of the text handed over (UTF-16 units)' }),
+    memoryId: NullableString('The memory id of that file, when it is a listed memory file or a file of a project\'s memory folder'),
+    chars: NullableInteger('Characters of the text handed over (UTF-16 units); null for a text over 1 MiB, not counted'),
     text: Type.String({ description: 'The text handed over, secrets masked, cut at 4,000 characters' }),
     cut: Type.Boolean({ description: 'text is cut' }),
-  }, { additionalProperties: false })),
+  }, { additionalProperties: false }), { description: 'What it handed over: one item for nested_memory, one per memory (at most 20) for relevant_memories' }),
 }, { additionalProperties: false });
 
 export const SessionMemoryWriteSchema = Type.Object({

@@ -23,6 +23,7 @@ let memDir: string;
 
 const EARLIER = uuid(0xe1);
 const S = uuid(0x51);
+const BIG = uuid(0x52);
 const at = (hour: number, minute = 0): string => new Date(Date.UTC(2026, 10, 20, hour, minute)).toISOString();
 
 /** 230 lines: Claude Code loads the first 200. */
@@ -77,6 +78,13 @@ beforeAll(async () => {
     edit(s(3), path.join(memDir, 'MEMORY.md'), BIG_INDEX.slice(0, -1), SMALL_INDEX.slice(0, -1)),
     write(s(4), path.join(memDir, 'notes.md'), NOTES),
   ].join('\n') + '\n');
+  // A session handed 15 texts of 1.2 MB, a token at the start of each.
+  const big = `token: ${'ghp_'}${'A'.repeat(40)}\n${'y'.repeat(1_200_000)}`;
+  const lines = [prompt({ cwd: repo, sessionId: BIG, at: at(12) }, 'Many memories')];
+  for (let i = 0; i < 15; i++) {
+    lines.push(attachmentLine({ cwd: repo, sessionId: BIG, at: at(12, i + 1) }, { type: 'nested_memory', path: `/big/${i}/CLAUDE.md`, content: big }));
+  }
+  await writeFile(path.join(project, `${BIG}.jsonl`), lines.join('\n') + '\n');
   await onDisk('db.md', DB, at(7));
   await onDisk('deploy.md', DEPLOY, at(8, 1));
   await onDisk('MEMORY.md', SMALL_INDEX, at(9, 3));
@@ -128,9 +136,9 @@ describe('GET /api/sessions/{id}/memory', () => {
   it('gives the attachments it was handed, in order, with their texts masked and cut', async () => {
     const { attachments, omittedAttachments } = await server.json<SessionMemoryBody>(`/api/sessions/${S}/memory`);
     expect(omittedAttachments).toBe(0);
-    expect(attachments.map((a) => [a.kind, a.at, a.agentId, a.line])).toEqual([
-      ['nested_memory', at(9, 1), null, 2],
-      ['relevant_memories', at(9, 2), null, 3],
+    expect(attachments.map((a) => [a.kind, a.at, a.agentId, a.line, a.unread])).toEqual([
+      ['nested_memory', at(9, 1), null, 2, false],
+      ['relevant_memories', at(9, 2), null, 3, false],
     ]);
     expect(attachments[0]!.items).toEqual([{
       path: path.join(repo, 'lib', 'CLAUDE.md'), memoryId: null, chars: NESTED.length,
@@ -161,6 +169,16 @@ describe('GET /api/sessions/{id}/memory', () => {
     expect(await loads(`${key}/db.md`)).toEqual(once);
     expect(await loads(`${key}/MEMORY.md`)).toEqual([]);
     expect((await history(`${key}/deploy.md`)).map((v) => v.sessionId)).toEqual([EARLIER]);
+  });
+
+  it('reads a bounded amount of attachment text: a text over 1 MiB in part, lines past 16 MiB not at all', async () => {
+    const { attachments } = await server.json<SessionMemoryBody>(`/api/sessions/${BIG}/memory`);
+    expect(attachments).toHaveLength(15);
+    // Each line is a little over 1.2 MB: 13 of them fit in 16 MiB.
+    expect(attachments.map((a) => a.unread)).toEqual([...Array(13).fill(false), true, true]);
+    expect(attachments[14]!.items).toEqual([]);
+    const [first] = attachments[0]!.items;
+    expect(first).toEqual({ path: '/big/0/CLAUDE.md', memoryId: null, chars: null, text: `token: ${'•'.repeat(44)}\n${'y'.repeat(4000 - 52)}`, cut: true });
   });
 
   it('answers 404 Session not found for a session no log names', async () => {

@@ -158,10 +158,11 @@ function Attachment({ attachment: a }: { attachment: SessionMemoryAttachment }) 
           <strong>{KIND[a.kind]}</strong>{a.agentId && <> · subagent {a.agentId}</>} · line {a.line} <When at={a.at} prefix="· " />
           <span className="attachment-paths"> · {names.map((n) => n.split(/[\\/]/).pop()).join(', ')}</span>
         </summary>
+        {a.unread && <p className="muted">Too long to read here: it is line {a.line} of the session's log.</p>}
         {a.items.map((item, i) => (
           <div key={i} className="attachment-item">
             <p>
-              <code>{item.path ?? '(no path)'}</code> · {item.chars.toLocaleString()} characters
+              <code>{item.path ?? '(no path)'}</code> · {item.chars === null ? 'over a million' : item.chars.toLocaleString()} characters
               {item.memoryId !== null && <> · <FileLink sourceId={null} id={item.memoryId} label="open in memory" /></>}
             </p>
             <pre className="session-memory-text" tabIndex={0} aria-label={`Text of ${item.path ?? 'the attachment'}`}>{item.text}{item.cut && <span className="cut-marker">… (cut at 4,000 characters)</span>}</pre>

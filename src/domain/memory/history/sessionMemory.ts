@@ -1,29 +1,23 @@
 // What a session saw of memory: its auto-memory folder as it was when the session started (MEMORY.md and the
 // topics, each the version of its history at or before the session's first line, the index with what the
-// load budget kept of that version), the memory attachments it was handed (read again from their lines,
-// where the memoryReads facts say they are; secrets masked), and the memory files it wrote (the memoryWrites
+// load budget kept of that version), the memory attachments it was handed (sessionAttachments.ts), and the memory files it wrote (the memoryWrites
 // facts, each with the version it made).
 import type {
-  FileAtStart, LoadCut, SessionMemoryAttachment, SessionMemoryBody, SessionMemoryWrite,
+  FileAtStart, LoadCut, SessionMemoryBody, SessionMemoryWrite,
 } from '../../../contract/sessionMemory.js';
 import type { MemoryVersion } from '../../../contract/memoryHistory.js';
 import type { MemorySource } from '../../types.js';
 import { compareTimes } from '../../history/historyIndex.js';
-import { maskSecrets } from '../care/secrets.js';
 import { loadBudget } from '../loadBudget.js';
 import { encodeProjectPath, gitRootOf } from '../projectKey.js';
 import { ALL_PROJECTS } from '../sources.js';
 import type { MemoryStore } from '../memoryStore.js';
 import type { LogFacts } from '../../transcripts/extractors/index.js';
-import { memoryPathParts } from '../../transcripts/extractors/memoryWrites.js';
-import { readLineJsonAt } from '../../transcripts/lineReads.js';
 import { logOwner } from '../../transcripts/transcriptReader.js';
 import type { MemoryFileHistory, MemoryHistory } from './memoryHistory.js';
 import { writeVersionId } from './memoryStory.js';
+import { sessionAttachments } from './sessionAttachments.js';
 
-/** Characters of an attachment's text in the answer; the rest is in the log. */
-export const MAX_ATTACHMENT_CHARS = 4000;
-export const MAX_ATTACHMENTS = 200;
 const INDEX_FILE = 'MEMORY.md';
 
 export interface SessionMemorySources {
@@ -58,7 +52,7 @@ export async function sessionMemory(sessionId: string, o: SessionMemorySources):
     projectKey,
     folder: folder === null ? null : { sourceId: folder.id, dir: folder.dir, project: folder.project },
     atStart: folder === null ? { index: null, topics: [] } : await atStart(folder.id, firstAt, o, historyOf),
-    ...attachmentsOf(sessionId, mine, await listedIds(o)),
+    ...sessionAttachments(sessionId, mine, await listedIds(o)),
     wrote: await writesOf(sessionId, mine, historyOf),
     incomplete: mine.some(({ facts }) => facts.counts.oversized > 0),
   };
@@ -135,37 +129,6 @@ async function listedIds(o: SessionMemorySources): Promise<Map<string, string>> 
   return new Map((await o.memory.list()).entries.map((e) => [e.filepath, e.id]));
 }
 
-function attachmentsOf(
-  sessionId: string, mine: readonly { log: string; facts: LogFacts }[], listed: ReadonlyMap<string, string>,
-): Pick<SessionMemoryBody, 'attachments' | 'omittedAttachments'> {
-  const found = mine.flatMap(({ log, facts }) => facts.memoryReads.reads.filter((r) => r.sessionId === sessionId).map((read) => ({ log, read })));
-  found.sort((a, b) => compareTimes(a.read.at, b.read.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.read.line.start - b.read.line.start);
-  const attachments = found.slice(0, MAX_ATTACHMENTS).map(({ log, read }): SessionMemoryAttachment => ({
-    kind: read.kind, at: read.at, agentId: read.agentId, line: read.number,
-    items: attachmentItems(readLineJsonAt(log, read.line.start, read.line.end), read.kind, listed),
-  }));
-  return { attachments, omittedAttachments: found.length - attachments.length };
-}
-
-/** What an attachment line handed over: one item for a nested_memory, one per memory for relevant_memories. */
-function attachmentItems(line: unknown, kind: SessionMemoryAttachment['kind'], listed: ReadonlyMap<string, string>): SessionMemoryAttachment['items'] {
-  const attachment = objectOf(objectOf(line)?.attachment);
-  if (attachment === null) return [];
-  const raw = kind === 'nested_memory' ? [attachment] : Array.isArray(attachment.memories) ? attachment.memories.map(objectOf) : [];
-  return raw.filter((m): m is Record<string, unknown> => m !== null).map((m) => {
-    const named = [m.path, m.filePath, m.file].find((p): p is string => typeof p === 'string' && p !== '') ?? null;
-    const content = typeof m.content === 'string' ? m.content : '';
-    const cut = content.length > MAX_ATTACHMENT_CHARS;
-    const parts = named === null ? null : memoryPathParts(named);
-    const memoryId = (named === null ? undefined : listed.get(named)) ?? (parts === null ? null : `${parts.key}/${parts.file}`);
-    return {
-      path: named, memoryId, chars: content.length,
-      // Masked whole, then cut: a token cut in two would no longer be recognised.
-      text: maskSecrets(content).text.slice(0, MAX_ATTACHMENT_CHARS), cut,
-    };
-  });
-}
-
 async function writesOf(
   sessionId: string, mine: readonly { log: string; facts: LogFacts }[], historyOf: (id: string) => Promise<MemoryFileHistory | null>,
 ): Promise<SessionMemoryWrite[]> {
@@ -182,8 +145,4 @@ async function writesOf(
     });
   }
   return out;
-}
-
-function objectOf(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
 }
