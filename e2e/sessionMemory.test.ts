@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prompt, write, type LineContext } from '../test/history/transcript.js';
 import { expectAccessible } from './helpers/axe.js';
+import { screenshot } from './helpers/browser.js';
 import { encodeKey, type Fixture } from './helpers/fixture.js';
 import { apiMemory, query, useTestEnv } from './helpers/setup.js';
 
@@ -28,10 +29,11 @@ async function addSession(fx: Fixture): Promise<void> {
   await writeFile(path.join(project, `${SESSION}.jsonl`), [
     prompt(ctx(0), 'What do we know about topic 3?'), handed, write(ctx(2), path.join(fx.memoryDir.api, 'fresh-topic.md'), '# Fresh\nLearned today.\n'),
   ].join('\n') + '\n');
-  // On disk as the write left it, at the write's time.
+  // On disk as the write left it, a moment after its line was logged (the tool runs after the call is written).
   const fresh = path.join(fx.memoryDir.api, 'fresh-topic.md');
   await writeFile(fresh, '# Fresh\nLearned today.\n');
-  await utimes(fresh, new Date(ctx(2).at), new Date(ctx(2).at));
+  const written = new Date(Date.parse(ctx(2).at) + 1000);
+  await utimes(fresh, written, written);
 }
 
 const env = useTestEnv({ extend: addSession });
@@ -59,6 +61,7 @@ describe('the session view\'s Memory tab', () => {
     await attachment.locator('summary').click();
     expect(await attachment.locator('pre').textContent()).toBe(HANDED);
     expect([...consoleErrors, ...pageErrors]).toEqual([]);
+    await screenshot(page, 'session-memory');
     await expectAccessible(page, 'session memory tab');
 
     // The write opens the memory reader on the file written.

@@ -99,7 +99,7 @@ function IndexAtStart({ index, sourceId }: { index: NonNullable<SessionMemoryBod
     <div className="session-memory-index" data-testid="index-at-start">
       <p>
         <FileLink sourceId={sourceId} id={index.id} label={index.file} />{' '}
-        {index.versionId === null ? <span className="muted">(no version known from before the session)</span> : <When at={index.at} prefix="version of " />}
+        {index.versionId === null ? <span className="muted">(no version known from before the session)</span> : <When at={index.at} prefix="version from " />}
       </p>
       {load !== null && (
         <p className={load.truncated ? 'load-cut over' : 'load-cut'} data-testid="index-cut">
@@ -142,7 +142,7 @@ function TopicAtStart({ topic, sourceId }: { topic: FileAtStart; sourceId: strin
   return (
     <li>
       <FileLink sourceId={sourceId} id={topic.id} label={topic.file} />{' '}
-      {topic.versionId === null ? <span className="muted">(no version known from before the session)</span> : <When at={topic.at} prefix="version of " />}
+      {topic.versionId === null ? <span className="muted">(no version known from before the session)</span> : <When at={topic.at} prefix="version from " />}
     </li>
   );
 }
