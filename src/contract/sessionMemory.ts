@@ -64,7 +64,7 @@ export const SessionMemorySchema = Type.Object({
   folder: Type.Unsafe<{ sourceId: string; dir: string; project: string } | null>({
     ...Type.Object({ sourceId: Type.String(), dir: Type.String(), project: Type.String() }, { additionalProperties: false }),
     nullable: true,
-    description: 'The memory folder the session read (a memory source of GET /api/memory/sources), as the settings say now; null when none is listed',
+    description: 'The memory folder the session read (one of the sources of GET /api/memory), as the settings say now; null when none is listed',
   }),
   atStart: Type.Object({
     index: Type.Unsafe<(Static<typeof FileAtStartSchema> & { load: Static<typeof LoadCutSchema> | null }) | null>({

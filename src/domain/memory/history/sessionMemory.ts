@@ -1,10 +1,8 @@
 // What a session saw of memory: its auto-memory folder as it was when the session started (MEMORY.md and the
 // topics, each the version of its history at or before the session's first line, the index with what the
-// load budget kept of that version), the memory attachments it was handed (sessionAttachments.ts), and the memory files it wrote (the memoryWrites
-// facts, each with the version it made).
-import type {
-  FileAtStart, LoadCut, SessionMemoryBody, SessionMemoryWrite,
-} from '../../../contract/sessionMemory.js';
+// load budget kept of that version), the memory attachments it was handed (sessionAttachments.ts), and the
+// memory files it wrote (the memoryWrites facts, each with the version it made).
+import type { FileAtStart, LoadCut, SessionMemoryBody, SessionMemoryWrite } from '../../../contract/sessionMemory.js';
 import type { MemoryVersion } from '../../../contract/memoryHistory.js';
 import type { MemorySource } from '../../types.js';
 import { compareTimes } from '../../history/historyIndex.js';
