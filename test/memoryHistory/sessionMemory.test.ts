@@ -24,6 +24,7 @@ let memDir: string;
 const EARLIER = uuid(0xe1);
 const S = uuid(0x51);
 const BIG = uuid(0x52);
+const AGENT = 'a5e1f00d';
 const at = (hour: number, minute = 0): string => new Date(Date.UTC(2026, 10, 20, hour, minute)).toISOString();
 
 /** 230 lines: Claude Code loads the first 200. */
@@ -40,7 +41,10 @@ const version = async (id: string, v: string): Promise<string> =>
   (await server.json<{ content: string }>(`/api/memory/versions/${encodeURIComponent(v)}?id=${encodeURIComponent(id)}`)).content;
 
 function attachmentLine(ctx: LineContext, attachment: Record<string, unknown>, first = true): string {
-  const rest = { uuid: uuid(0x100 + ctx.at.length), timestamp: ctx.at, cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.329', gitBranch: 'main' };
+  const rest = {
+    uuid: uuid(0x100 + ctx.at.length), timestamp: ctx.at, cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.329', gitBranch: 'main',
+    ...(ctx.agentId ? { agentId: ctx.agentId, isSidechain: true } : {}),
+  };
   // Claude Code writes `type` before `attachment`; a tolerant reader takes them in any order.
   return JSON.stringify(first ? { parentUuid: null, isSidechain: false, type: 'attachment', attachment, ...rest } : { attachment, ...rest, type: 'attachment' });
 }
@@ -85,6 +89,10 @@ beforeAll(async () => {
     lines.push(attachmentLine({ cwd: repo, sessionId: BIG, at: at(12, i + 1) }, { type: 'nested_memory', path: `/big/${i}/CLAUDE.md`, content: big }));
   }
   await writeFile(path.join(project, `${BIG}.jsonl`), lines.join('\n') + '\n');
+  // Its subagent was handed a memory too, in its own log.
+  const sub = path.join(project, S, 'subagents', `agent-${AGENT}.jsonl`);
+  await mkdir(path.dirname(sub), { recursive: true });
+  await writeFile(sub, attachmentLine({ ...s(5), agentId: AGENT }, { type: 'relevant_memories', memories: [{ path: path.join(memDir, 'deploy.md'), content: DEPLOY }] }) + '\n');
   await onDisk('db.md', DB, at(7));
   await onDisk('deploy.md', DEPLOY, at(8, 1));
   await onDisk('MEMORY.md', SMALL_INDEX, at(9, 3));
@@ -139,7 +147,9 @@ describe('GET /api/sessions/{id}/memory', () => {
     expect(attachments.map((a) => [a.kind, a.at, a.agentId, a.line, a.unread])).toEqual([
       ['nested_memory', at(9, 1), null, 2, false],
       ['relevant_memories', at(9, 2), null, 3, false],
+      ['relevant_memories', at(9, 5), AGENT, 1, false],
     ]);
+    expect(attachments[2]!.items.map((i) => i.memoryId)).toEqual([`${key}/deploy.md`]);
     expect(attachments[0]!.items).toEqual([{
       path: path.join(repo, 'lib', 'CLAUDE.md'), memoryId: null, chars: NESTED.length,
       text: NESTED.replace('abcd1234efgh5678', '•'.repeat(16)), cut: false,
@@ -165,7 +175,8 @@ describe('GET /api/sessions/{id}/memory', () => {
     const loads = async (id: string): Promise<unknown> =>
       (await server.json<{ loadedBy?: unknown }>(`/api/memory/history?id=${encodeURIComponent(id)}`)).loadedBy;
     const once = [{ sessionId: S, firstAt: at(9, 2), lastAt: at(9, 2), times: 1 }];
-    expect(await loads(`${key}/deploy.md`)).toEqual(once);
+    // Handed to the session, then to its subagent.
+    expect(await loads(`${key}/deploy.md`)).toEqual([{ sessionId: S, firstAt: at(9, 2), lastAt: at(9, 5), times: 2 }]);
     expect(await loads(`${key}/db.md`)).toEqual(once);
     expect(await loads(`${key}/MEMORY.md`)).toEqual([]);
     expect((await history(`${key}/deploy.md`)).map((v) => v.sessionId)).toEqual([EARLIER]);
