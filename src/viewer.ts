@@ -17,6 +17,7 @@ import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryCare } from './domain/memory/care/memoryCare.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { MemoryHistory } from './domain/memory/history/memoryHistory.js';
+import { sessionMemory } from './domain/memory/history/sessionMemory.js';
 import { DEFAULT_HISTORY_LIMIT_BYTES, ObservedVersions } from './domain/history/observedVersions.js';
 import { createHash } from 'node:crypto';
 import { PersistedState } from './domain/persisted.js';
@@ -35,6 +36,7 @@ import { costs, type CostQuery } from './domain/outcome/costs.js';
 import { PRICES_AS_OF } from './domain/outcome/pricing.js';
 import type { CostsBody } from './contract/costs.js';
 import type { PlanOutcome } from './contract/outcome.js';
+import type { SessionMemoryBody } from './contract/sessionMemory.js';
 import { Watchers } from './watch/watchers.js';
 
 export interface ViewerOptions {
@@ -385,6 +387,14 @@ export class Viewer {
     if (file === null) return null;
     const page = transcriptPage(file, cursor, limit);
     return page === null ? null : { sessionId, agentId, ...page, subagents: subagents.sort() };
+  }
+
+  /** What a session saw of memory (domain/memory/history/sessionMemory.ts), or null when no log names the session. */
+  async sessionMemory(sessionId: string): Promise<SessionMemoryBody | null> {
+    await this.transcriptsReady;
+    return sessionMemory(sessionId, {
+      session: this.history.stories.session(sessionId), logs: () => this.sessions.logs(), memory: this.memory, history: this.memoryHistory,
+    });
   }
 
   /** Cost and active time across the home (domain/outcome/costs.ts). */

@@ -3,12 +3,12 @@
 // as endpoints.ts: TypeBox schemas drive validation, the OpenAPI document and the types the domain and
 // the UI import.
 import {
-  Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, String as TString, Union, type Static,
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Object as TObject, Optional, String as TString, Union, type Static,
 } from 'typebox';
 import { errors } from './endpoints.js';
 import { NullableString, textAnswer } from './schemaParts.js';
 
-const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, String: TString, Union } as const;
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Object: TObject, Optional, String: TString, Union } as const;
 
 export const MemoryVersionSchema = Type.Object({
   id: Type.String({ description: 'Stable within a home: t… a tool call of a session, o… a content the viewer saw on disk, d… the file on disk now' }),
@@ -43,6 +43,13 @@ export const ArchivedMemorySchema = Type.Object({
   sessionId: NullableString('The session that last wrote it, if a tool call did'),
 }, { additionalProperties: false });
 
+export const SessionLoadSchema = Type.Object({
+  sessionId: Type.String(),
+  firstAt: NullableString('When an attachment first handed it the file'),
+  lastAt: NullableString('When one last did'),
+  times: Type.Integer({ description: 'Attachments that named the file' }),
+}, { additionalProperties: false });
+
 const MemoryId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 4096, description: 'A memory entry id from GET /api/memory, or an archived one from GET /api/memory/archive' }) });
 
 export const memoryHistoryEndpoints = {
@@ -56,6 +63,9 @@ export const memoryHistoryEndpoints = {
         filepath: Type.String(),
         onDisk: Type.Boolean({ description: 'false for a file of the memory archive' }),
         versions: Type.Array(MemoryVersionSchema),
+        loadedBy: Type.Optional(Type.Array(SessionLoadSchema, {
+          description: 'Sessions a relevant_memories attachment handed this file to, newest first (at most 100); the sessions that wrote it are the versions\' sessionId',
+        })),
       }, { additionalProperties: false }),
       400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No such memory file, listed or archived', 'Memory not found'),
     },
@@ -91,6 +101,7 @@ export const memoryHistoryEndpoints = {
 
 export type MemoryVersion = Static<typeof MemoryVersionSchema>;
 export type BlameLine = Static<typeof BlameLineSchema>;
+export type SessionLoad = Static<typeof SessionLoadSchema>;
 export type ArchivedMemory = Static<typeof ArchivedMemorySchema>;
 export type MemoryHistoryBody = Static<(typeof memoryHistoryEndpoints)['history']['response'][200]>;
 export type MemoryBlameBody = Static<(typeof memoryHistoryEndpoints)['blame']['response'][200]>;

@@ -21,6 +21,7 @@ import { memoryHistoryRoutes } from './routes/memoryHistory.js';
 import { outcomeRoutes } from './routes/outcome.js';
 import { costRoutes } from './routes/costs.js';
 import { transcriptRoutes } from './routes/transcript.js';
+import { sessionMemoryRoutes } from './routes/sessionMemory.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { planRoutes } from './routes/plans.js';
 import { staticUiRoutes } from './routes/staticUi.js';
@@ -158,6 +159,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   outcomeRoutes(app, options.viewer);
   costRoutes(app, options.viewer);
   transcriptRoutes(app, options.viewer);
+  sessionMemoryRoutes(app, options.viewer);
   findRoutes(app, options.viewer);
   memoryRoutes(app, options.viewer);
   memoryCareRoutes(app, options.viewer);

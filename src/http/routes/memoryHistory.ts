@@ -17,7 +17,7 @@ export function memoryHistoryRoutes(app: FastifyInstance, viewer: Viewer): void 
     const history = await histories.history(request.query.id);
     if (history === null) return sendText(reply, 404, 'Memory not found');
     const { id, filepath, onDisk, versions } = history;
-    return { id, filepath, onDisk, versions };
+    return { id, filepath, onDisk, versions, loadedBy: histories.loadedBy(filepath) };
   });
 
   typed.get('/api/memory/versions/:versionId', { schema: endpoints.version }, async (request, reply) => {

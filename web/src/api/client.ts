@@ -2,7 +2,7 @@
 import type {
   ArchiveBody, Content, CostsBody, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes,
   MemoryHealth, MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList,
-  PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, StatusBody, TranscriptBody,
+  PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, SessionMemoryBody, StatusBody, TranscriptBody,
 } from './types';
 
 export class ApiError extends Error {
@@ -98,6 +98,7 @@ export const api = {
       `/api/sessions/${encodeURIComponent(sessionId)}/transcript?cursor=${page.cursor}&limit=${page.limit ?? 200}${page.agent ? `&agent=${encodeURIComponent(page.agent)}` : ''}`,
       signal,
     ),
+  sessionMemory: (sessionId: string, signal?: AbortSignal) => getJson<SessionMemoryBody>(`/api/sessions/${encodeURIComponent(sessionId)}/memory`, signal),
   costs: (by: 'day' | 'project' | 'plan', signal?: AbortSignal) => getJson<CostsBody>(`/api/costs?by=${by}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),

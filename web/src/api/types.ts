@@ -8,4 +8,5 @@ export type * from '../../../src/contract/status';
 export type * from '../../../src/contract/outcome';
 export type * from '../../../src/contract/memoryHistory';
 export type * from '../../../src/contract/transcript';
+export type * from '../../../src/contract/sessionMemory';
 export type * from '../../../src/contract/costs';

@@ -2,12 +2,16 @@
 // session, time and prompt that wrote it, or "changed outside Claude Code" with the time the viewer saw
 // it; any two versions compared with the plan history's line diff; each line of the file with the
 // version that last wrote it. Texts and prompts are masked as the Document tab masks them, until revealed.
+// Above the versions, the sessions that wrote the file and those a relevant_memories attachment handed it to,
+// each a link to its session view.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { BlameLine, MemoryBlameBody, MemoryHistoryBody, MemoryVersion } from '../api/types';
+import type { BlameLine, MemoryBlameBody, MemoryHistoryBody, MemoryVersion, SessionLoad } from '../api/types';
 import { api, describeError, isAbort } from '../api/client';
 import { diffTexts } from '../history/lineDiff';
 import { RawDiff } from '../history/RawDiff';
 import { exactTime, relativeTime } from '../ui/format';
+import { sessionHref } from '../state/url';
+import { followInApp } from '../state/inAppLink';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
 
 export type TimelineView = 'history' | 'blame';
@@ -62,10 +66,41 @@ export function MemoryTimeline({ id, view, stamp }: Props) {
   if (history.status === 'loading') return <div className="state-panel loading" aria-busy="true">Loading…</div>;
   const versions = history.value.versions;
   if (versions.length === 0) return <p className="muted">No version of this file is known.</p>;
-  if (view === 'history') return <HistoryList id={id} versions={versions} show={show} reveal={reveal} />;
+  if (view === 'history') {
+    return (
+      <>
+        <FileSessions versions={versions} loadedBy={history.value.loadedBy ?? []} />
+        <HistoryList id={id} versions={versions} show={show} reveal={reveal} />
+      </>
+    );
+  }
   if (blame.status === 'error') return <div className="state-panel error"><p>{describeError(blame.error)}</p></div>;
   if (blame.status === 'loading' || blame.value === null) return <div className="state-panel loading" aria-busy="true">Loading…</div>;
   return <BlameTable lines={blame.value.lines} versions={versions} show={show} reveal={reveal} />;
+}
+
+function SessionLink({ sessionId }: { sessionId: string }) {
+  return <a href={sessionHref(sessionId)} onClick={followInApp} className="session-link" title={sessionId}><code>{sessionId.slice(0, 8)}</code></a>;
+}
+
+/** Who wrote the file (its versions' sessions, oldest first) and who was handed it (newest first). */
+function FileSessions({ versions, loadedBy }: { versions: MemoryVersion[]; loadedBy: SessionLoad[] }) {
+  const writers = [...new Set(versions.map((v) => v.sessionId).filter((id): id is string => id !== null))];
+  return (
+    <div className="file-sessions" data-testid="file-sessions">
+      <p className="written-by">
+        Written by: {writers.length === 0 ? <span className="muted">no session (only changes outside Claude Code)</span> : writers.map((id, i) => <span key={id}>{i > 0 && ', '}<SessionLink sessionId={id} /></span>)}
+      </p>
+      <p className="loaded-by">
+        Loaded by these sessions: {loadedBy.length === 0 ? <span className="muted">none handed it as a relevant memory</span> : loadedBy.map((l, i) => (
+          <span key={l.sessionId}>
+            {i > 0 && ', '}<SessionLink sessionId={l.sessionId} />
+            {l.lastAt && <span className="muted" title={exactTime(l.lastAt)}> {relativeTime(l.lastAt)}{l.times > 1 ? ` (${l.times} times)` : ''}</span>}
+          </span>
+        ))}
+      </p>
+    </div>
+  );
 }
 
 function HistoryList({ id, versions, show, reveal }: { id: string; versions: MemoryVersion[]; show(text: string): string; reveal: ReactNode }) {

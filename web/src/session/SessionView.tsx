@@ -1,11 +1,20 @@
 // The session view (?view=session&session=<id>&at=<cursor>): one session's conversation as a person
-// reads it, from the public transcript API only. `at` opens it at that entry and highlights it.
+// reads it, from the public transcript API only. `at` opens it at that entry and highlights it. Its Memory
+// tab shows what the session saw of memory (SessionMemory.tsx).
 import { useEffect, useState } from 'react';
 import { useSessionCard } from '../history/useHistory';
+import { tabIds, Tabs } from '../history/Tabs';
+import { SessionMemory } from './SessionMemory';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
 import { Thread } from './Thread';
 import './session.css';
+
+type SessionTab = 'conversation' | 'memory';
+const SESSION_TABS: { key: SessionTab; label: string; title?: string }[] = [
+  { key: 'conversation', label: 'Conversation' },
+  { key: 'memory', label: 'Memory', title: 'What the session loaded of memory at its start, was handed, and wrote' },
+];
 
 interface Props {
   url: UrlState;
@@ -16,6 +25,8 @@ interface Props {
 export function SessionView({ url, setUrl, onOpenPlan }: Props) {
   const sessionId = url.session;
   const { card } = useSessionCard(sessionId);
+  const [tab, setTab] = useState<{ id: string | null; tab: SessionTab }>({ id: sessionId, tab: 'conversation' });
+  const shownTab: SessionTab = tab.id === sessionId ? tab.tab : 'conversation';
   // Where the shown pages start: the linked entry when the view opens; a link to an entry already
   // on screen only highlights it.
   const [start, setStart] = useState<{ id: string | null; at: number }>({ id: sessionId, at: url.at ?? 0 });
@@ -67,16 +78,23 @@ export function SessionView({ url, setUrl, onOpenPlan }: Props) {
             </button>
           </p>
         )}
+        <Tabs tabs={SESSION_TABS} selected={shownTab} label="Session views" idBase="session" onSelect={(key) => setTab({ id: sessionId, tab: key })} className="session-tabs" />
       </header>
-      <Thread
-        key={`${sessionId}:${from}`}
-        sessionId={sessionId}
-        agent=""
-        start={from}
-        highlight={url.at}
-        card={card}
-        onLink={(cursor) => setUrl({ at: cursor }, 'push')}
-      />
+      <div role="tabpanel" id={tabIds('session', shownTab).panel} aria-labelledby={tabIds('session', shownTab).tab} className="session-panel">
+        {shownTab === 'memory' ? (
+          <SessionMemory sessionId={sessionId} />
+        ) : (
+          <Thread
+            key={`${sessionId}:${from}`}
+            sessionId={sessionId}
+            agent=""
+            start={from}
+            highlight={url.at}
+            card={card}
+            onLink={(cursor) => setUrl({ at: cursor }, 'push')}
+          />
+        )}
+      </div>
     </main>
   );
 }

@@ -12,7 +12,8 @@ import { contentHash, type ObservedVersions } from '../../history/observedVersio
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import { TimeSlicer } from '../../timeSlicer.js';
 import { memoryPathParts } from '../../transcripts/extractors/memoryWrites.js';
-import type { ArchivedMemory, BlameLine, MemoryVersion } from '../../../contract/memoryHistory.js';
+import type { ArchivedMemory, BlameLine, MemoryVersion, SessionLoad } from '../../../contract/memoryHistory.js';
+import { LoadedBy } from './loadedBy.js';
 import { blameLines, splitLines } from './lineBlame.js';
 import { memoryStory, type LoggedMemoryWrite, type MemoryStory } from './memoryStory.js';
 
@@ -55,7 +56,16 @@ export class MemoryHistory {
   /** Each listed file's stat when last observed: an unchanged one is not read again. */
   private readonly stamps = new Map<string, string>();
 
-  constructor(private readonly o: MemoryHistoryOptions) {}
+  private readonly loads: LoadedBy;
+
+  constructor(private readonly o: MemoryHistoryOptions) {
+    this.loads = new LoadedBy(o.sessions);
+  }
+
+  /** The sessions a relevant_memories attachment handed the file to (loadedBy.ts). */
+  loadedBy(filepath: string): SessionLoad[] {
+    return this.loads.of(filepath);
+  }
 
   /** A listed or archived memory file's versions, oldest first; null when the id names neither. */
   async history(id: string): Promise<MemoryFileHistory | null> {

@@ -61,8 +61,7 @@ export function memoryStory(sources: MemoryStorySources): MemoryStory {
         continue;
       }
       written.add(contentHash(next));
-      const id = `t${contentHash(`${write.log}\0${write.line.start}\0${write.tool}`).slice(0, 16)}`;
-      add(id, next, { at: write.at, source: write.tool === 'Write' ? 'write' : 'edit', sessionId: write.sessionId, agentId: write.agentId, prompt: write.prompt });
+      add(writeVersionId(write), next, { at: write.at, source: write.tool === 'Write' ? 'write' : 'edit', sessionId: write.sessionId, agentId: write.agentId, prompt: write.prompt });
       continue;
     }
     // A content a write made is that write's; one seen again after another is a change back.
@@ -76,6 +75,11 @@ export function memoryStory(sources: MemoryStorySources): MemoryStory {
     add(`d${contentHash(disk.text).slice(0, 16)}`, disk.text, outside(new Date(disk.mtimeMs).toISOString()));
   }
   return { versions, contents };
+}
+
+/** The id of the version a write makes (when its history can rebuild it): stable for its log and line. */
+export function writeVersionId(write: Pick<LoggedMemoryWrite, 'log' | 'line' | 'tool'>): string {
+  return `t${contentHash(`${write.log}\0${write.line.start}\0${write.tool}`).slice(0, 16)}`;
 }
 
 function outside(at: string | null): Omit<MemoryVersion, 'id' | 'size' | 'lineCount' | 'gapBefore'> {

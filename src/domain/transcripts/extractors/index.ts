@@ -7,6 +7,7 @@ import type { LineView, Span } from '../lineView.js';
 import type { LinkFacts, LogOwner, ReadCounts } from '../logFacts.js';
 import { lineHead } from './lineHead.js';
 import { linkLine } from './links.js';
+import { memoryReads } from './memoryReads.js';
 import { memoryWrites } from './memoryWrites.js';
 import { planEvents } from './planEvents.js';
 import { sessionCards } from './sessionCards.js';
@@ -17,6 +18,7 @@ export const EXTRACTORS = {
   cards: sessionCards,
   work,
   memory: memoryWrites,
+  memoryReads,
 } as const;
 
 type Extractors = typeof EXTRACTORS;
