@@ -40,7 +40,6 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
     }
   }
   for (const list of plansOf.values()) list.sort((a, b) => a.t - b.t);
-  const scale = sessionScales(facts);
   const keyOf = (sessionId: string | null, t: number): string =>
     q.by === 'day' ? new Date(t).toISOString().slice(0, 10)
     : q.by === 'project' ? (sessionId === null ? NONE : projectOf.get(sessionId) ?? NONE)
@@ -50,20 +49,29 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
     if (row === undefined) rows.set(key, (row = { key, costUsd: 0, activeMs: 0, tokens: 0, sessions: 0 }));
     return row;
   };
+  // Each answer is priced once: by group and session in range, and by session over all time (what a
+  // `cost-state` total is held against); the scales apply once every answer is counted.
+  const costIn = new Map<string, Map<string | null, number>>();
   const sessions = new Map<string, Set<string>>();
+  const pricedTotal = new Map<string, number>();
   for (const [file, f] of facts) {
     const owner = logOwner(file).sessionId;
     for (const u of f.work.usage) {
+      const sessionId = u.sessionId ?? owner;
+      const cost = costOf(u.model, u);
+      if (cost !== null && sessionId !== null) pricedTotal.set(sessionId, (pricedTotal.get(sessionId) ?? 0) + cost);
       const t = Date.parse(u.at ?? '');
       if (!inRange(t)) continue;
-      const sessionId = u.sessionId ?? owner;
       const key = keyOf(sessionId, t);
       const row = rowOf(key);
-      const cost = costOf(u.model, u);
       const tokens = u.input + u.output + u.cacheRead + u.cacheWrite;
       row.tokens += tokens;
       if (cost === null) unpricedTokens += tokens;
-      else row.costUsd += cost * (sessionId === null ? 1 : scale.get(sessionId) ?? 1);
+      else {
+        const bySession = costIn.get(key) ?? new Map<string | null, number>();
+        bySession.set(sessionId, (bySession.get(sessionId) ?? 0) + cost);
+        costIn.set(key, bySession);
+      }
       if (sessionId !== null) {
         const set = sessions.get(key) ?? new Set<string>();
         set.add(sessionId);
@@ -75,6 +83,11 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
       if (inRange(t)) rowOf(keyOf(turn.sessionId ?? owner, t)).activeMs += turn.ms;
     }
   }
+  const scale = sessionScales(facts, pricedTotal);
+  for (const [key, bySession] of costIn) {
+    const row = rowOf(key);
+    for (const [sessionId, cost] of bySession) row.costUsd += cost * (sessionId === null ? 1 : scale.get(sessionId) ?? 1);
+  }
   for (const [key, row] of rows) row.sessions = sessions.get(key)?.size ?? 0;
   const list = [...rows.values()];
   list.sort(q.by === 'day' ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.costUsd - a.costUsd || (a.key < b.key ? -1 : 1));
@@ -83,26 +96,21 @@ export function costs(logs: Iterable<[string, LogFacts]>, q: CostQuery): { rows:
 
 /**
  * By session, what its priced answers are multiplied by so that they sum to the total its `cost-state` line
- * states (sessions without one, or with no priced answer to scale, are not listed).
+ * states (sessions without one, or with no priced answer to scale, are not listed). `priced`: each
+ * session's answers priced with the table, over all time.
  */
-function sessionScales(facts: readonly [string, LogFacts][]): Map<string, number> {
+function sessionScales(facts: readonly [string, LogFacts][], priced: ReadonlyMap<string, number>): Map<string, number> {
   const stated = new Map<string, number>();
   for (const [, f] of facts) {
     for (const [sessionId, card] of f.cards.sessions) {
       if (card.costUsd !== null && Number.isFinite(card.costUsd) && card.costUsd >= 0) stated.set(sessionId, Math.max(card.costUsd, stated.get(sessionId) ?? 0));
     }
   }
-  const priced = new Map<string, number>();
-  for (const [file, f] of facts) {
-    const owner = logOwner(file).sessionId;
-    for (const u of f.work.usage) {
-      const sessionId = u.sessionId ?? owner;
-      const cost = sessionId === null || !stated.has(sessionId) ? null : costOf(u.model, u);
-      if (cost !== null) priced.set(sessionId!, (priced.get(sessionId!) ?? 0) + cost);
-    }
-  }
   const scales = new Map<string, number>();
-  for (const [sessionId, total] of priced) if (total > 0) scales.set(sessionId, stated.get(sessionId)! / total);
+  for (const [sessionId, total] of stated) {
+    const sum = priced.get(sessionId) ?? 0;
+    if (sum > 0) scales.set(sessionId, total / sum);
+  }
   return scales;
 }
 
