@@ -188,7 +188,8 @@ export class Viewer {
     options.trace?.('session index restored');
     // On a large home without a usable index the workers do the first scan: they boot while the plan
     // cache is read and the server is built. A restored index only needs lstats (see SessionIndex).
-    if (restored === null && refreshesInWorkers(projectsDir)) workers.prestart();
+    // A restored index of a large home is confirmed on a worker: it boots while the plan cache is read.
+    if (restored === null ? refreshesInWorkers(projectsDir) : restored.confirmsInWorker) workers.prestart();
     const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers);
     const saved = persisted.restorePlans();
     viewer.plans.restore(saved.facts, saved.list);
@@ -206,7 +207,7 @@ export class Viewer {
 
   /** Steps 2 to 4 of the start-up (see the top of this file). */
   async load(): Promise<void> {
-    const sessionsCurrent = this.sessions.confirmRestored();
+    const sessionsCurrent = await this.sessions.confirmRestored();
     if (sessionsCurrent && this.plans.adoptRestored(await this.planFolders())) this.trace('caches confirmed');
     else await this.scan(sessionsCurrent);
     this.publish();

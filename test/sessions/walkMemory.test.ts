@@ -5,6 +5,7 @@ import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverLogs, type DirStamp, type KnownDirs } from '../../src/domain/sessions/logFiles.js';
+import { restoredIsCurrent, type RestoredStamps } from '../../src/domain/sessions/restoredCheck.js';
 import { ScanWorkers, spawnScanWorker } from '../../src/domain/sessions/scanWorkers.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
 import { silentLogger } from '../../src/domain/types.js';
@@ -125,15 +126,15 @@ describe('confirming a restored index without a walk', () => {
     await index.refresh();
     return JSON.parse(JSON.stringify(index.toJSON())) as { folders: string[]; files: unknown[]; dirs: unknown[] };
   }
-  const confirm = (saved: unknown): boolean => SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!.confirmRestored();
+  const confirm = (saved: unknown): Promise<boolean> => SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!.confirmRestored();
 
   it('holds for an unmoved tree, once, and not for an index that was not restored', async () => {
     const saved = await savedIndex();
     const restored = SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!;
-    expect(restored.confirmRestored()).toBe(true);
+    expect(await restored.confirmRestored()).toBe(true);
     // After it the index is current: a later refresh is a full one, as after a first refresh.
-    expect(restored.confirmRestored()).toBe(false);
-    expect(new SessionIndex({ projectsDir: home.projectsDir }).confirmRestored()).toBe(false);
+    expect(await restored.confirmRestored()).toBe(false);
+    expect(await new SessionIndex({ projectsDir: home.projectsDir }).confirmRestored()).toBe(false);
   });
 
   it('fails for a log replaced by one of the same size and mtime, and for a vanished directory', async () => {
@@ -148,7 +149,7 @@ describe('confirming a restored index without a walk', () => {
     await writeFile(log, Buffer.alloc(size, 0x20));
     await utimes(log, mtime, mtime);
     await utimes(folderDir, folder.atime, folder.mtime);
-    expect(confirm(saved)).toBe(false);
+    expect(await confirm(saved)).toBe(false);
     await rm(log);
     await rename(path.join(home.root, 'old.jsonl'), log);
     await utimes(log, mtime, mtime);
@@ -159,12 +160,12 @@ describe('confirming a restored index without a walk', () => {
       await index.refresh();
       return JSON.parse(JSON.stringify(index.toJSON())) as unknown;
     })();
-    expect(confirm(again)).toBe(true);
+    expect(await confirm(again)).toBe(true);
     // The projects dir keeps its mtime, as if the removal had left it unchanged: only the gone one tells.
     const parent = await stat(home.projectsDir);
     await rm(path.join(home.projectsDir, '-home-u-empty'), { recursive: true });
     await utimes(home.projectsDir, parent.atime, parent.mtime);
-    expect(confirm(again)).toBe(false);
+    expect(await confirm(again)).toBe(false);
   });
 
   it('holds after a first scan by worker threads, which stamp what they walk as a main-thread walk does', async () => {
@@ -180,7 +181,32 @@ describe('confirming a restored index without a walk', () => {
       // The same directories with the same stamps (the time each was listed aside).
       const stamps = (dirs: unknown[]): unknown[] => dirs.filter((_, i) => i % 4 !== 3);
       expect(stamps(saved.dirs)).toEqual(stamps((mainThread.toJSON() as { dirs: unknown[] }).dirs));
-      expect(confirm(saved)).toBe(true);
+      expect(await confirm(saved)).toBe(true);
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it('gives the same answer on a worker thread as on this one', async () => {
+    const saved = await savedIndex() as { dirs: (string | number)[]; files: (string | number)[]; folders: string[] };
+    const restored = SessionIndex.fromJSON(saved, { projectsDir: home.projectsDir })!;
+    const stampsOf = (index: SessionIndex): RestoredStamps => {
+      const state = index as unknown as { dirStamps: Map<string, DirStamp>; folders: Map<string, string>; files: Map<string, { log: { size: number; mtimeMs: number; ino: number } }> };
+      return {
+        projectsDir: home.projectsDir, dirs: [...state.dirStamps], folders: [...state.folders.values()],
+        logs: [...state.files].map(([abs, { log }]) => [abs, { size: log.size, mtimeMs: log.mtimeMs, ino: log.ino }]),
+      };
+    };
+    const stamps = stampsOf(restored);
+    expect(stamps.logs).toHaveLength(2);
+    const workers = new ScanWorkers(silentLogger, 1, spawnScanWorker, false);
+    try {
+      expect(await workers.confirm(stamps)).toBe(true);
+      expect(restoredIsCurrent(stamps)).toBe(true);
+      // A log that grew since: both say so.
+      await writeFile(stamps.logs[0]![0], '\n', { flag: 'a' });
+      expect(await workers.confirm(stamps)).toBe(false);
+      expect(restoredIsCurrent(stamps)).toBe(false);
     } finally {
       await workers.close();
     }
@@ -188,8 +214,8 @@ describe('confirming a restored index without a walk', () => {
 
   it('fails when the saved folders are not the stamped project folders', async () => {
     const saved = await savedIndex();
-    expect(confirm({ ...saved, folders: [...saved.folders, '-home-u-elsewhere'] })).toBe(false);
-    expect(confirm({ ...saved, folders: saved.folders.filter((f) => f !== '-home-u-empty') })).toBe(false);
-    expect(confirm({ ...saved, folders: saved.folders.map((f) => (f === '-home-u-empty' ? '-home-u-other' : f)) })).toBe(false);
+    expect(await confirm({ ...saved, folders: [...saved.folders, '-home-u-elsewhere'] })).toBe(false);
+    expect(await confirm({ ...saved, folders: saved.folders.filter((f) => f !== '-home-u-empty') })).toBe(false);
+    expect(await confirm({ ...saved, folders: saved.folders.map((f) => (f === '-home-u-empty' ? '-home-u-other' : f)) })).toBe(false);
   });
 });

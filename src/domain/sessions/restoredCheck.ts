@@ -1,9 +1,18 @@
 // Whether a restored session index still describes the disk, told without the refresh's walk.
 import path from 'node:path';
 import { lstatOrNull } from '../files.js';
-import type { TrackedFile } from './indexView.js';
 import { unmoved, type DirStamp } from './logFiles.js';
-import { sameStat } from '../transcripts/transcriptReader.js';
+import { sameStat, type StatLike } from '../transcripts/transcriptReader.js';
+
+/** What the check needs of a restored index: plain data, so that a worker thread can run it. */
+export interface RestoredStamps {
+  projectsDir: string;
+  dirs: [string, DirStamp][];
+  /** The project folders' directories. */
+  folders: string[];
+  /** Each log with the stat it had when read, oldest first (see viewOrder). */
+  logs: [string, StatLike][];
+}
 
 /**
  * True when a refresh of a restored index would change nothing: every directory the last walk listed is
@@ -14,18 +23,13 @@ import { sameStat } from '../transcripts/transcriptReader.js';
  * `files` is in the order a restore leaves it (oldest first, see viewOrder): the logs are checked newest
  * first, because while a session runs its log is the one that moved, and the check stops at the first.
  */
-export function restoredIsCurrent(
-  projectsDir: string,
-  stamps: ReadonlyMap<string, DirStamp>,
-  folders: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, TrackedFile>,
-): boolean {
+export function restoredIsCurrent({ projectsDir, dirs, folders, logs }: RestoredStamps): boolean {
+  const stamps = new Map(dirs);
   if (!stamps.has(projectsDir)) return false;
-  const logs = [...files];
   for (let k = logs.length - 1; k >= 0; k--) {
-    const [abs, file] = logs[k]!;
+    const [abs, log] = logs[k]!;
     const st = lstatOrNull(abs);
-    if (st === null || !st.isFile() || !sameStat(st, file.log)) return false;
+    if (st === null || !st.isFile() || !sameStat(st, log)) return false;
   }
   // A walk sets the folders to the project folders it lists: the stamped directories right below.
   let topLevel = 0;
@@ -34,7 +38,7 @@ export function restoredIsCurrent(
     if (st === null || !st.isDirectory() || !unmoved(stamp, st.mtimeMs, st.ino)) return false;
     if (dir !== projectsDir && path.dirname(dir) === projectsDir) topLevel++;
   }
-  if (topLevel !== folders.size) return false;
-  for (const dir of folders.values()) if (!stamps.has(dir)) return false;
+  if (topLevel !== folders.length) return false;
+  for (const dir of folders) if (!stamps.has(dir)) return false;
   return true;
 }

@@ -3,6 +3,7 @@
 import type { FolderQueue } from './folderQueue.js';
 import type { ReadResult, TrackedLog } from '../transcripts/transcriptReader.js';
 import type { DirStamp } from './logFiles.js';
+import type { RestoredStamps } from './restoredCheck.js';
 
 export interface ScanJob {
   file: string;
@@ -33,7 +34,14 @@ export interface FoldersRequest {
   partFiles: number;
 }
 
-export type ScanRequest = FilesRequest | FoldersRequest;
+/** Whether a restored index still describes the disk (restoredCheck.ts), checked off the main thread. */
+export interface ConfirmRequest {
+  id: number;
+  kind: 'confirm';
+  stamps: RestoredStamps;
+}
+
+export type ScanRequest = FilesRequest | FoldersRequest | ConfirmRequest;
 
 /**
  * Every log found in the folders with what reading it gave ('unchanged' when it had not moved), and every
@@ -49,4 +57,5 @@ export interface FolderScan {
 export type ScanResponse =
   | { id: number; results: ReadResult[] }
   | { id: number; scan: FolderScan }
-  | { id: number; part: FolderScan };
+  | { id: number; part: FolderScan }
+  | { id: number; current: boolean };

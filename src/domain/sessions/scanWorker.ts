@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { scanTaken, takeScanned } from './folderQueue.js';
 import { createReadSlot, readLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan, FoldersRequest, ScanRequest, ScanResponse } from './scanProtocol.js';
+import { restoredIsCurrent } from './restoredCheck.js';
 
 const port = parentPort;
 if (port === null) throw new Error('scanWorker.js runs only as a worker thread');
@@ -20,7 +21,9 @@ function scanFolders(request: FoldersRequest, post: (part: FolderScan) => void):
 
 port.on('message', (request: ScanRequest) => {
   let response: ScanResponse;
-  if (request.kind === 'folders') {
+  if (request.kind === 'confirm') {
+    response = { id: request.id, current: restoredIsCurrent(request.stamps) };
+  } else if (request.kind === 'folders') {
     const { id } = request;
     response = { id, scan: scanFolders(request, (part) => port.postMessage({ id, part } satisfies ScanResponse)) };
   } else {

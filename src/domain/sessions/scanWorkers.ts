@@ -8,6 +8,7 @@ import { createFolderQueue, scanTaken, takeScanned, type FolderQueue } from './f
 import type { DirStamp } from './logFiles.js';
 import { createReadSlot, readLogInSteps, type ReadResult, type TrackedLog } from '../transcripts/transcriptReader.js';
 import type { FolderScan, ScanJob, ScanRequest, ScanResponse } from './scanProtocol.js';
+import { restoredIsCurrent, type RestoredStamps } from './restoredCheck.js';
 import { TimeSlicer } from '../timeSlicer.js';
 
 /** A job with the bytes it is expected to read, used to share work evenly between workers. */
@@ -136,6 +137,20 @@ export class ScanWorkers {
     /** How long workers are kept once idle (tests shorten it). */
     private readonly idleMs = IDLE_MS,
   ) {}
+
+  /**
+   * restoredIsCurrent() on a worker, so that this thread goes on loading the server meanwhile (a warm
+   * restart of a heavy home checks ~10,000 stats); here when workers cannot run.
+   */
+  async confirm(stamps: RestoredStamps): Promise<boolean> {
+    return this.parallel(
+      async (threads) => {
+        const response = await threads[0]!.request({ kind: 'confirm', stamps });
+        return 'current' in response && response.current;
+      },
+      async () => restoredIsCurrent(stamps),
+    );
+  }
 
   /**
    * Reads every job and returns results in job order. Jobs are shared between the workers by expected

@@ -14,7 +14,7 @@ import { restOk, restPending } from '../transcripts/savedFacts.js';
 import {
   createReadSlot, DEFAULT_CHUNK_BYTES, readLog, type ReadResult, type ReadSlot, type TrackedLog,
 } from '../transcripts/transcriptReader.js';
-import { restoredIsCurrent } from './restoredCheck.js';
+import { restoredIsCurrent, type RestoredStamps } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
 import { readSnapshot, writeSnapshot, writeSnapshotInSlices, type IndexSnapshot, type SavedFactsAt, type SnapshotState } from './snapshot.js';
 
@@ -55,6 +55,8 @@ export interface SessionScanStats {
  * copy and scan, and they are read in slices between which requests are answered.
  */
 const WORKER_THRESHOLD_BYTES = 8 * 1024 * 1024;
+/** A restored index of this many logs is confirmed on a worker (below, the lstats cost less than its start). */
+const WORKER_CONFIRM_LOGS = 1000;
 
 /**
  * View stamps made by this process: its own random part and a count, so no two processes (two viewers on
@@ -141,8 +143,21 @@ export class SessionIndex {
    * For an index just restored: true when nothing it knows moved on disk since it was saved (see
    * restoredIsCurrent), so it is current as it is and needs no first refresh.
    */
-  confirmRestored(): boolean {
-    if (!this.stampsUsable || !restoredIsCurrent(this.projectsDir, this.dirStamps, this.folders, this.files)) return false;
+  /** Whether confirmRestored() will ask a worker (so the caller can start one early). */
+  get confirmsInWorker(): boolean {
+    return this.workers !== null && this.stampsUsable && this.files.size >= WORKER_CONFIRM_LOGS;
+  }
+
+  async confirmRestored(): Promise<boolean> {
+    if (!this.stampsUsable) return false;
+    const stamps: RestoredStamps = {
+      projectsDir: this.projectsDir,
+      dirs: [...this.dirStamps],
+      folders: [...this.folders.values()],
+      logs: [...this.files].map(([abs, { log }]) => [abs, { size: log.size, mtimeMs: log.mtimeMs, ino: log.ino }]),
+    };
+    const current = this.confirmsInWorker ? await this.workers!.confirm(stamps) : restoredIsCurrent(stamps);
+    if (!current || !this.stampsUsable) return false;
     // As after the first refresh: later full refreshes list every directory.
     this.stampsUsable = false;
     return true;
