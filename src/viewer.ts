@@ -3,7 +3,8 @@
 //
 // Start-up, in order (the CLI builds the server between 1 and 2, and listens while 2 runs):
 //   1. restore  (create)           the persisted state (persisted.ts): session index, plan facts, saved list
-//   2. confirm  (confirmRestored)  nothing moved on disk since it was saved (a stat per file): take it as is
+//   2. confirm  (confirmRestored)  nothing moved on disk since it was saved (a stat per file, on a worker
+//                                  for a large home, while the CLI builds the server): take it as is
 //   3. scan     (scan)             otherwise bring it up to date: the logs (on worker threads, only bytes
 //                                  appended since the last run) while this thread reads the shared plans
 //                                  folder, then the plans folders the sessions name
