@@ -457,22 +457,30 @@ export class Viewer {
     await this.planQueue.run(async () => this.plans.linksChanged());
   }
 
-  /** Any memory file or memory setting changed: the next listing is read fresh. */
-  memoryChanged(): void {
+  /**
+   * A memory file or memory setting changed: the next listing is read fresh. `files` (absolute paths,
+   * from the watchers) names what changed, so the ranked search and the observed versions look at those
+   * files again and not at every one; null (a setting, a fix, a rescan) looks at all.
+   */
+  memoryChanged(files: readonly string[] | null = null): void {
     this.memory.invalidate();
-    this.finder.changed('memory');
-    if (this.watchStarted) this.observeMemory();
+    this.finder.memoryChanged(files);
+    if (this.watchStarted) this.observeMemory(files);
     this.emit({ type: 'memory' });
   }
 
   private memoryObserving: Promise<void> | null = null;
   private memoryObserveAgain = false;
+  /** The files the next observing pass looks at; null: all of them (the first pass, or a change nobody named). */
+  private memoryToObserve: Set<string> | null = null;
 
   /**
    * Keeps what is on disk of every memory file as an observed version (a hand edit or Auto Dream leaves no
    * tool call): once after start, then after each change; changes during a pass make one pass more.
    */
-  private observeMemory(): void {
+  private observeMemory(files: readonly string[] | null = null): void {
+    if (files === null) this.memoryToObserve = null;
+    else for (const file of files) this.memoryToObserve?.add(file);
     if (this.memoryObserving !== null) {
       this.memoryObserveAgain = true;
       return;
@@ -480,7 +488,9 @@ export class Viewer {
     this.memoryObserving = (async () => {
       do {
         this.memoryObserveAgain = false;
-        await this.memoryHistory.observeAll().catch(() => undefined);
+        const only = this.memoryToObserve;
+        this.memoryToObserve = new Set();
+        await this.memoryHistory.observeAll(only).catch(() => undefined);
       } while (this.memoryObserveAgain && !this.closed);
       this.memoryObserving = null;
     })();

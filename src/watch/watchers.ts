@@ -11,7 +11,8 @@ export interface WatchTarget {
   planPathChanged(filepath: string): Promise<void>;
   planFolderChanged(dir: string, onlyIfListingChanged?: boolean): Promise<void>;
   logChanged(filepath: string | null): Promise<void>;
-  memoryChanged(): void;
+  /** `files`: the memory paths that changed (absolute), or null when that is not known. */
+  memoryChanged(files: readonly string[] | null): void;
   rescanAll(): Promise<void>;
 }
 
@@ -47,9 +48,9 @@ export class Watchers {
       ignore: (p) => isIgnoredProjectPath(projectsDir, p),
       onEvent: (event) => {
         // After a burst, memory folders below projects/ may have lost events too.
-        if (event.kind === 'rescan') this.memoryTouched();
+        if (event.kind === 'rescan') this.memoryTouched(null);
         if (event.kind !== 'file') return void this.target.logChanged(null).catch(this.warn);
-        if (isMemoryPath(projectsDir, event.path)) return this.memoryTouched();
+        if (isMemoryPath(projectsDir, event.path)) return this.memoryTouched(event.path);
         if (this.target.sessions.isSessionLog(event.path)) void this.target.logChanged(event.path).catch(this.warn);
       },
       onError: (error) => this.failed(error),
@@ -106,7 +107,7 @@ export class Watchers {
       if (this.memoryWatchers.has(dir)) continue;
       const watcher = new TreeWatcher(dir, {
         depth: CUSTOM_MEMORY_DEPTH,
-        onEvent: () => this.memoryTouched(),
+        onEvent: (event) => this.memoryTouched(event.kind === 'file' ? event.path : null),
         onError: (error) => this.failed(error),
       });
       this.memoryWatchers.set(dir, watcher);
@@ -127,11 +128,19 @@ export class Watchers {
     await Promise.all(all.map((w) => w.close().catch(() => undefined)));
   }
 
-  private memoryTouched(): void {
+  /** The memory paths touched since the last notice; null: something was, nobody knows what. */
+  private memoryPaths: Set<string> | null = new Set();
+
+  /** A memory path changed (null: events were lost); one notice naming them all after a quiet moment. */
+  private memoryTouched(file: string | null): void {
+    if (file === null) this.memoryPaths = null;
+    else this.memoryPaths?.add(file);
     if (this.memoryTimer) clearTimeout(this.memoryTimer);
     this.memoryTimer = setTimeout(() => {
       this.memoryTimer = null;
-      if (!this.closed) this.target.memoryChanged();
+      const files = this.memoryPaths;
+      this.memoryPaths = new Set();
+      if (!this.closed) this.target.memoryChanged(files === null ? null : [...files]);
     }, MEMORY_DEBOUNCE_MS);
   }
 

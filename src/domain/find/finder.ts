@@ -9,6 +9,7 @@ import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
+import { trustedNames } from '../memory/changeNotice.js';
 import type { PlanChange, PlanStore } from '../plans/planStore.js';
 import type { PlanMetadata } from '../types.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -140,6 +141,8 @@ export class Finder {
   private saving: Promise<void> | null = null;
   /** The plans named by notices since the plans were last synced; null: every plan is compared. */
   private plansPending: Set<string> | null = null;
+  /** Memory files named by change notices since the last memory pass; null: every file's stat is compared. */
+  private memoryPending: Set<string> | null = null;
 
   constructor(private readonly o: FinderSources) {}
 
@@ -213,7 +216,18 @@ export class Finder {
   /** The stores report a change: those parts are brought up to date next (at once when idle), every document compared. */
   changed(...parts: Part[]): void {
     if (parts.includes('plans')) this.plansPending = null;
+    if (parts.includes('memory')) this.memoryPending = null;
     this.mark(parts);
+  }
+
+  /**
+   * The memory reader's notice: the files it names (absolute paths) have their stat compared again; the
+   * others keep their stamps while the listing shows them unchanged. Null names none: every file is compared.
+   */
+  memoryChanged(files: readonly string[] | null): void {
+    if (files === null) return this.changed('memory');
+    for (const file of files) this.memoryPending?.add(file);
+    this.mark(['memory']);
   }
 
   /**
@@ -527,13 +541,21 @@ export class Finder {
   }
 
   private async syncMemory(slicer: TimeSlicer): Promise<void> {
+    const pending = this.memoryPending;
+    this.memoryPending = new Set();
     const listing = await this.o.memory.list();
+    const named = trustedNames(pending, listing.entries);
     const projects = new Map(listing.sources.map((s) => [s.id, s.project]));
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
     for (const entry of listing.entries) {
-      current.set(docKey('memory', entry.id), {
-        // The listing's modified may come from frontmatter: the file's own stat tells an edit.
-        stamp: `${entry.modified}\0${entry.size}\0${entry.name}\0${fileStamp(entry.filepath)}`,
+      const key = docKey('memory', entry.id);
+      // The listing's modified may come from frontmatter: the file's own stat tells an edit, looked at
+      // again for the files the notices named (all of them after a notice naming none).
+      const listed = `${entry.modified}\0${entry.size}\0${entry.name}\0`;
+      const known = this.stamps.get(key);
+      const stamp = named !== null && !named.has(entry.filepath) && known?.startsWith(listed) ? known : listed + fileStamp(entry.filepath);
+      current.set(key, {
+        stamp,
         doc: async () => {
           const opened = await this.o.memory.open(entry.id);
           if (opened === null) return null;

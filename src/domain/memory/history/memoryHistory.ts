@@ -14,6 +14,7 @@ import { TimeSlicer } from '../../timeSlicer.js';
 import { memoryPathParts } from '../../transcripts/extractors/memoryWrites.js';
 import type { ArchivedMemory, BlameLine, MemoryVersion, SessionLoad } from '../../../contract/memoryHistory.js';
 import { LoadedBy } from './loadedBy.js';
+import { trustedNames } from '../changeNotice.js';
 import { blameLines, splitLines } from './lineBlame.js';
 import { memoryStory, type LoggedMemoryWrite, type MemoryStory } from './memoryStory.js';
 
@@ -93,13 +94,19 @@ export class MemoryHistory {
   }
 
   /** Every listed memory file's content observed when its stat moved, and the files no longer listed marked gone. */
-  async observeAll(): Promise<void> {
+  /**
+   * Takes what is on disk of the memory files `only` names (every listed file when null: a start, or a
+   * change nobody named) as observed versions, and marks the observed files no longer listed as gone.
+   */
+  async observeAll(only: ReadonlySet<string> | null = null): Promise<void> {
     if (!this.o.observed.keeping) return;
     const slicer = new TimeSlicer();
     const listing = await this.o.memory.list();
+    const named = trustedNames(only, listing.entries);
     const listed = new Set<string>();
     for (const entry of listing.entries) {
       listed.add(entry.filepath);
+      if (named !== null && !named.has(entry.filepath)) continue;
       await slicer.maybeYield();
       await this.observe(entry.id, entry.filepath, false);
     }
