@@ -94,6 +94,26 @@ describe('the Costs view', () => {
     await page.getByTestId('outcome').waitFor();
   }, 120_000);
 
+  it('shows the days picked: from and to dates, and back to all time', async () => {
+    const { page } = await env.open('?view=costs');
+    await page.locator('.cost-table[data-by="day"]').waitFor();
+    expect((await tableRows(page, 'day')).map((r) => r.key)).toEqual(['2026-10-10', '2026-10-11']);
+    await page.getByLabel('From', { exact: true }).fill('2026-10-11');
+    await expect.poll(async () => (await tableRows(page, 'day')).map((r) => r.key)).toEqual(['2026-10-11']);
+    const body = (await (await fetch(`${env.server.url}api/costs?by=project&after=2026-10-11`)).json()) as Costs;
+    expect(await tableRows(page, 'project')).toEqual(body.rows.map((r) => ({ key: r.key, usd: r.costUsd, ms: r.activeMs })));
+    expect(await page.getByTestId('costs-total').textContent()).toContain('$0.150');
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('2026-10-10');
+    await expect.poll(async () => (await tableRows(page, 'day')).map((r) => r.key)).toEqual(['2026-10-10']);
+    await page.getByRole('button', { name: 'All time' }).click();
+    await expect.poll(async () => (await tableRows(page, 'day')).map((r) => r.key)).toEqual(['2026-10-10', '2026-10-11']);
+    expect(await page.getByRole('button', { name: 'All time' }).getAttribute('aria-pressed')).toBe('true');
+    // Days with no answer say so.
+    await page.getByRole('button', { name: 'Last 7 days' }).click();
+    await page.getByText('No model answers in these days.').waitFor();
+  }, 120_000);
+
   it('passes axe in the dark theme at 360 px without a sideways page scroll', async () => {
     const { page, context } = await env.open('?view=costs', { colorScheme: 'dark', viewport: { width: 360, height: 800 } });
     await page.locator('.cost-chart .uplot canvas').first().waitFor();

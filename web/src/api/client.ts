@@ -99,7 +99,8 @@ export const api = {
       signal,
     ),
   sessionMemory: (sessionId: string, signal?: AbortSignal) => getJson<SessionMemoryBody>(`/api/sessions/${encodeURIComponent(sessionId)}/memory`, signal),
-  costs: (by: 'day' | 'project' | 'plan', signal?: AbortSignal) => getJson<CostsBody>(`/api/costs?by=${by}`, signal),
+  costs: (by: 'day' | 'project' | 'plan', range: { after: string; before: string } = { after: '', before: '' }, signal?: AbortSignal) =>
+    getJson<CostsBody>(`/api/costs?by=${by}&after=${encodeURIComponent(range.after)}&before=${encodeURIComponent(range.before)}`, signal),
   retention: (signal?: AbortSignal) => getJson<RetentionPolicy>('/api/retention', signal),
   status: (signal?: AbortSignal) => getJson<StatusBody>('/api/status', signal),
   open: (filepath: string) => postJson<OpenResult>('/api/open', { filepath } satisfies OpenRequest),

@@ -1,6 +1,6 @@
 // The Costs view (?view=costs): cost and active time per day, per project and per plan (GET /api/costs),
 // each as a chart and as a table with the same numbers, and the plans that cost the most, each linking
-// to its Outcome tab.
+// to its Outcome tab; over all time or the days the person picks (UTC dates, both ends included).
 import { useEffect, useState } from 'react';
 import { api, describeError, isAbort } from '../api/client';
 import type { CostsBody } from '../api/types';
@@ -14,25 +14,59 @@ import './costs.css';
 type By = 'day' | 'project' | 'plan';
 const TOP_PLANS = 10;
 
+/** The days shown: `YYYY-MM-DD` bounds, '' for none. */
+interface Range {
+  after: string;
+  before: string;
+}
+
+const ALL_TIME: Range = { after: '', before: '' };
+
+/** The last `days` days, today (UTC) included. */
+function lastDays(days: number): Range {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { after: day(Date.now() - (days - 1) * 86_400_000), before: '' };
+}
+
 interface Loaded {
   status: 'loading' | 'ready' | 'error';
   error: unknown;
   by: Partial<Record<By, CostsBody>>;
 }
 
-function useCosts(retry: number): Loaded {
+function useCosts(retry: number, range: Range): Loaded {
   const [state, setState] = useState<Loaded>({ status: 'loading', error: null, by: {} });
   useEffect(() => {
     const ctrl = new AbortController();
     setState({ status: 'loading', error: null, by: {} });
-    Promise.all((['day', 'project', 'plan'] as const).map((by) => api.costs(by, ctrl.signal)))
+    Promise.all((['day', 'project', 'plan'] as const).map((by) => api.costs(by, range, ctrl.signal)))
       .then(([day, project, plan]) => setState({ status: 'ready', error: null, by: { day, project, plan } }))
       .catch((error: unknown) => {
         if (!isAbort(error)) setState({ status: 'error', error, by: {} });
       });
     return () => ctrl.abort();
-  }, [retry]);
+  }, [retry, range.after, range.before]);
   return state;
+}
+
+/** From and to dates, and the usual spans in one click. */
+function RangePicker({ range, onChange }: { range: Range; onChange: (range: Range) => void }) {
+  const presets: [string, Range][] = [['All time', ALL_TIME], ['Last 7 days', lastDays(7)], ['Last 30 days', lastDays(30)]];
+  return (
+    <form className="costs-range" aria-label="Days shown" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        From <input type="date" value={range.after} max={range.before || undefined} onChange={(e) => onChange({ ...range, after: e.currentTarget.value })} />
+      </label>
+      <label>
+        To <input type="date" value={range.before} min={range.after || undefined} onChange={(e) => onChange({ ...range, before: e.currentTarget.value })} />
+      </label>
+      {presets.map(([label, preset]) => (
+        <button key={label} type="button" aria-pressed={preset.after === range.after && preset.before === range.before} onClick={() => onChange(preset)}>
+          {label}
+        </button>
+      ))}
+    </form>
+  );
 }
 
 function CostTable({ body, caption, keyLabel, top }: { body: CostsBody; caption: string; keyLabel: string; top?: number }) {
@@ -74,10 +108,12 @@ function CostTable({ body, caption, keyLabel, top }: { body: CostsBody; caption:
 
 export function CostsView({ dark }: { dark: boolean }) {
   const [retry, setRetry] = useState(0);
-  const costs = useCosts(retry);
+  const [range, setRange] = useState<Range>(ALL_TIME);
+  const costs = useCosts(retry, range);
   if (costs.status !== 'ready') {
     return (
       <main id="main" className="costs-view">
+        <RangePicker range={range} onChange={setRange} />
         {costs.status === 'error' ? (
           <div className="state-panel error">
             <h2>Could not load the costs</h2>
@@ -95,6 +131,7 @@ export function CostsView({ dark }: { dark: boolean }) {
     <main id="main" className="costs-view" aria-label="Costs">
       <header className="costs-header">
         <h1>Costs</h1>
+        <RangePicker range={range} onChange={setRange} />
         <p className="costs-total" data-testid="costs-total">
           {formatUsd(day.totalUsd)} in all, {formatDuration(day.rows.reduce((n, r) => n + r.activeMs, 0))} active
         </p>
@@ -105,7 +142,7 @@ export function CostsView({ dark }: { dark: boolean }) {
         </p>
       </header>
       {day.rows.length === 0 ? (
-        <p className="state-panel empty">No model answers in the transcripts yet.</p>
+        <p className="state-panel empty">{range.after || range.before ? 'No model answers in these days.' : 'No model answers in the transcripts yet.'}</p>
       ) : (
         <>
           <section className="costs-section" aria-labelledby="costs-day">
