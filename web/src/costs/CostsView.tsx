@@ -34,18 +34,18 @@ interface Loaded {
   by: Partial<Record<By, CostsBody>>;
 }
 
-function useCosts(retry: number, range: Range): Loaded {
+function useCosts(retry: number, { after, before }: Range): Loaded {
   const [state, setState] = useState<Loaded>({ status: 'loading', error: null, by: {} });
   useEffect(() => {
     const ctrl = new AbortController();
     setState({ status: 'loading', error: null, by: {} });
-    Promise.all((['day', 'project', 'plan'] as const).map((by) => api.costs(by, range, ctrl.signal)))
+    Promise.all((['day', 'project', 'plan'] as const).map((by) => api.costs(by, { after, before }, ctrl.signal)))
       .then(([day, project, plan]) => setState({ status: 'ready', error: null, by: { day, project, plan } }))
       .catch((error: unknown) => {
         if (!isAbort(error)) setState({ status: 'error', error, by: {} });
       });
     return () => ctrl.abort();
-  }, [retry, range.after, range.before]);
+  }, [retry, after, before]);
   return state;
 }
 
