@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { edit, prompt, write, type LineContext } from '../test/history/transcript.js';
 import { encodeKey, type Fixture } from './helpers/fixture.js';
-import { apiMemory, useTestEnv } from './helpers/setup.js';
+import { apiMemory, query, useTestEnv } from './helpers/setup.js';
 
 const FIRST = 'a1a1a1a1-0000-4000-8000-00000000b10e';
 const SECOND = 'b2b2b2b2-0000-4000-8000-00000000b10e';
@@ -69,5 +69,20 @@ describe('a memory file\'s History and Blame', () => {
     expect(await tokenLine.textContent()).not.toContain(TOKEN.slice(4, 16));
     await page.getByTestId('memory-blame').getByRole('button', { name: 'Reveal' }).click();
     await expect.poll(() => tokenLine.textContent()).toBe(`CI token: ${TOKEN}`);
+  });
+
+  it('keeps the tab in the address: a link opens on it, Back returns to the one before', async () => {
+    const memory = await apiMemory(env.server.url);
+    const entry = memory.entries.find((e) => e.filename === 'release-steps.md')!;
+    const { page } = await env.open(`?view=memory&entry=${encodeURIComponent(entry.id)}&etab=blame`);
+    expect(await page.getByRole('tab', { name: 'Blame' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('.blame-line').count()).toBe(5);
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(async () => (await query(page)).get('etab')).toBe('history');
+    await page.goBack();
+    await expect.poll(async () => (await query(page)).get('etab')).toBe('blame');
+    await expect.poll(() => page.getByRole('tab', { name: 'Blame' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tablist', { name: 'Memory views' }).getByRole('tab', { name: 'Document' }).click();
+    await expect.poll(async () => (await query(page)).get('etab')).toBeNull();
   });
 });

@@ -39,6 +39,9 @@ interface Props {
   /** Opened from a search snippet: the line of the file (frontmatter included) to start at. */
   landing: Landing | null;
   dark: boolean;
+  /** The tab shown (kept in the URL, so a link or the back button lands on it). */
+  tab: EntryTab;
+  onTab(tab: EntryTab): void;
   onOpenEntry(entry: MemoryEntry): void;
   onOpenPlan(filename: string): void;
   onNavigate(nav: string): void;
@@ -52,18 +55,15 @@ function flash(el: Element | null): void {
   el.classList.add('flash');
 }
 
-type EntryTab = 'document' | 'history' | 'blame';
+export type EntryTab = 'document' | 'history' | 'blame';
 const ENTRY_TABS: { key: EntryTab; label: string; title?: string }[] = [
   { key: 'document', label: 'Document' },
   { key: 'history', label: 'History', title: 'Every version: who wrote it, when, answering which prompt' },
   { key: 'blame', label: 'Blame', title: 'Who last wrote each line' },
 ];
 
-export function EntryReader({ entry, source, content, resolver, sourceEntries, pinned, plansBySession, query, landing, dark, onOpenEntry, onOpenPlan, onNavigate }: Props) {
+export function EntryReader({ entry, source, content, resolver, sourceEntries, pinned, plansBySession, query, landing, dark, tab: shownTab, onTab, onOpenEntry, onOpenPlan, onNavigate }: Props) {
   const toast = useToast();
-  const [tab, setTab] = useState<{ id: string; tab: EntryTab }>({ id: entry.id, tab: 'document' });
-  // Another file opens on its document.
-  const shownTab: EntryTab = tab.id === entry.id ? tab.tab : 'document';
   // `raw` measures the file (cut point, sizes); `text`, masked until revealed, is what is shown and copied.
   const raw = content.key === entry.id ? content.text : null;
   const masked = useMaskedText(raw, entry.id);
@@ -232,7 +232,7 @@ export function EntryReader({ entry, source, content, resolver, sourceEntries, p
           <button type="button" onClick={open} title="Open in editor (Enter)">Open in editor</button>
         </div>
       </header>
-      <Tabs tabs={ENTRY_TABS} selected={shownTab} label="Memory views" idBase="entry" onSelect={(key) => setTab({ id: entry.id, tab: key })} className="entry-tabs" />
+      <Tabs tabs={ENTRY_TABS} selected={shownTab} label="Memory views" idBase="entry" onSelect={onTab} className="entry-tabs" />
       {/* The panel the selected tab controls; the document's keeps the reader's own layout (display: contents). */}
       <div role="tabpanel" id={tabIds('entry', shownTab).panel} aria-labelledby={tabIds('entry', shownTab).tab} className={shownTab === 'document' ? 'entry-document-panel' : 'entry-timeline'}>
       {shownTab !== 'document' ? (

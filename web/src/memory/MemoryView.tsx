@@ -84,7 +84,8 @@ export function MemoryView(props: Props) {
 
   const overview = url.tab === 'health' && !url.source;
   const source = overview ? null : model.activeSource;
-  const openEntry = (entry: MemoryEntry) => setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry' }, 'push');
+  // Another file opens on its document.
+  const openEntry = (entry: MemoryEntry) => setUrl({ view: 'memory', source: entry.sourceId, entry: entry.id, tab: 'entry', entryTab: null }, 'push');
   const openSourceHealth = (id: string) => setUrl({ view: 'memory', source: id, entry: null, tab: 'health' }, 'push');
   const entryOf = (sourceId: string, file: string) => model.entryById.get(`${sourceId}/${file}`) ?? null;
   const totalShown = [...model.visible.values()].reduce((n, list) => n + list.length, 0);
@@ -261,6 +262,8 @@ export function MemoryView(props: Props) {
                 query={url.q}
                 landing={props.landing}
                 dark={props.dark}
+                tab={url.entryTab ?? 'document'}
+                onTab={(tab) => setUrl({ entryTab: tab === 'document' ? null : tab }, 'push')}
                 onOpenEntry={openEntry}
                 onOpenPlan={props.onOpenPlan}
                 onNavigate={props.onNavigate}

@@ -23,6 +23,7 @@ describe('url state', () => {
       pick: 'web app & co',
       full: true,
       planTab: 'history',
+      entryTab: 'blame',
       from: 't0123456789abcdef',
       to: 'd0123456789abcdef',
       layout: 'split',
@@ -32,6 +33,12 @@ describe('url state', () => {
     };
     const query = serializeUrlState(state);
     expect(parseUrlState(query)).toEqual(state);
+  });
+
+  it('keeps the memory reader\'s tab, and drops one it does not know', () => {
+    expect(parseUrlState('?view=memory&entry=x%2Fa.md&etab=history').entryTab).toBe('history');
+    expect(parseUrlState('?view=memory&etab=other').entryTab).toBeNull();
+    expect(serializeUrlState({ ...DEFAULT_STATE, view: 'memory', entry: 'x/a.md', entryTab: 'blame' })).toBe('?view=memory&entry=x%2Fa.md&etab=blame');
   });
 
   it('keeps the memory health tab and the project picker\'s text', () => {

@@ -10,6 +10,8 @@ export type SortDir = 'asc' | 'desc';
 export type MemoryTab = 'entry' | 'graph' | 'health';
 /** The plan reader's tabs; null: the view's own default (the document for a listed plan, the story for an archived one). */
 export type PlanTab = 'document' | 'history' | 'outcome' | null;
+/** Memory: the reader's tab (null: the document). */
+export type EntryTab = 'history' | 'blame' | null;
 export type DiffLayout = 'inline' | 'split';
 
 export interface UrlState {
@@ -36,6 +38,7 @@ export interface UrlState {
   full: boolean;
   /** Plans and archive: the reader's tab. */
   planTab: PlanTab;
+  entryTab: EntryTab;
   /** History: the two versions compared (ids from the plan's history); null: the default pair. */
   from: string | null;
   to: string | null;
@@ -71,6 +74,7 @@ export const DEFAULT_STATE: UrlState = {
   pick: '',
   full: false,
   planTab: null,
+  entryTab: null,
   from: null,
   to: null,
   layout: 'inline',
@@ -109,6 +113,7 @@ export function parseUrlState(search: string): UrlState {
     pick: p.get('pick') ?? '',
     full: p.get('full') === '1',
     planTab: planTab === 'document' || planTab === 'history' || planTab === 'outcome' ? planTab : null,
+    entryTab: p.get('etab') === 'history' ? 'history' : p.get('etab') === 'blame' ? 'blame' : null,
     from: p.get('from') || null,
     to: p.get('to') || null,
     layout: p.get('layout') === 'split' ? 'split' : 'inline',
@@ -137,6 +142,7 @@ export function serializeUrlState(state: UrlState): string {
   if (state.pick) p.set('pick', state.pick);
   if (state.full) p.set('full', '1');
   if (state.planTab) p.set('ptab', state.planTab);
+  if (state.entryTab) p.set('etab', state.entryTab);
   if (state.from) p.set('from', state.from);
   if (state.to) p.set('to', state.to);
   if (state.layout !== 'inline') p.set('layout', state.layout);
