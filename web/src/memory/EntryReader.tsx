@@ -2,7 +2,7 @@
 // reads only part of a frontmatter value), body without frontmatter, links and [[wikilinks]] navigating
 // inside the app (broken ones marked), "linked from", the session that wrote it and that session's plan.
 // For MEMORY.md: the health panel and the cut point drawn into the document. Secrets masked until revealed.
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { MemoryEntry, MemorySource, PlanMetadata } from '../api/types';
 import { describeError } from '../api/client';
 import { SessionChip } from '../plans/SessionChip';
