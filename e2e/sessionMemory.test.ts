@@ -64,9 +64,11 @@ describe('the session view\'s Memory tab', () => {
     await screenshot(page, 'session-memory');
     await expectAccessible(page, 'session memory tab');
 
-    // The write opens the memory reader on the file written.
+    // The write opens the memory reader on the file written, on its History (the version the write made).
     await panel.locator('.session-memory-writes a', { hasText: 'fresh-topic.md' }).click();
     await expect.poll(async () => (await query(page)).get('view')).toBe('memory');
+    expect((await query(page)).get('etab')).toBe('history');
+    await expect.poll(() => page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
     const memory = await apiMemory(env.server.url);
     expect((await query(page)).get('entry')).toBe(memory.entries.find((e) => e.filename === 'fresh-topic.md' && e.sourceId === encodeKey(env.fx.cwd.api))!.id);
 

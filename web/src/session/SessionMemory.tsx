@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { FileAtStart, LoadCut, SessionMemoryAttachment, SessionMemoryBody, SessionMemoryWrite } from '../api/types';
 import { api, describeError, isAbort } from '../api/client';
-import { entryHref } from '../state/url';
+import { entryHref, type EntryTab } from '../state/url';
 import { followInApp } from '../state/inAppLink';
 import { exactTime, relativeTime } from '../ui/format';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
@@ -33,10 +33,10 @@ function When({ at, prefix = '' }: { at: string | null; prefix?: string }) {
   return at === null ? null : <span className="muted" title={exactTime(at)}>{prefix}{relativeTime(at)}</span>;
 }
 
-function FileLink({ sourceId, id, label }: { sourceId: string | null; id: string; label: string }) {
+function FileLink({ sourceId, id, label, tab = null }: { sourceId: string | null; id: string; label: string; tab?: EntryTab }) {
   // An id is <sourceId>/<filename>, and no source id holds a slash: the memory reader opens it in its source.
   const source = sourceId ?? id.slice(0, Math.max(0, id.indexOf('/')));
-  return <a href={entryHref(source, id)} onClick={followInApp} className="memory-file-link"><code>{label}</code></a>;
+  return <a href={entryHref(source, id, tab)} onClick={followInApp} className="memory-file-link"><code>{label}</code></a>;
 }
 
 export function SessionMemory({ sessionId }: { sessionId: string }) {
@@ -176,7 +176,7 @@ function Attachment({ attachment: a }: { attachment: SessionMemoryAttachment }) 
 function Written({ write: w }: { write: SessionMemoryWrite }) {
   return (
     <li>
-      {w.tool} <FileLink sourceId={null} id={w.id} label={w.file} /> <When at={w.at} prefix="· " />
+      {w.tool} <FileLink sourceId={null} id={w.id} label={w.file} tab="history" /> <When at={w.at} prefix="· " />
       {w.agentId && <span className="muted"> · by subagent {w.agentId}</span>}
       {w.versionId === null && <span className="muted"> · its version could not be rebuilt</span>}
     </li>

@@ -158,8 +158,8 @@ export function planHref(filename: string): string {
   return serializeUrlState({ ...DEFAULT_STATE, plan: filename }) || '?';
 }
 
-export function entryHref(sourceId: string, entryId: string): string {
-  return serializeUrlState({ ...DEFAULT_STATE, view: 'memory', source: sourceId, entry: entryId });
+export function entryHref(sourceId: string, entryId: string, entryTab: EntryTab = null): string {
+  return serializeUrlState({ ...DEFAULT_STATE, view: 'memory', source: sourceId, entry: entryId, entryTab });
 }
 
 /** The session view of a session, opened at the entry whose line starts at byte `at` when given. */
