@@ -125,6 +125,21 @@ describe('the session view', () => {
     await target.waitFor();
     expect(await target.getAttribute('class')).toContain('highlighted');
     expect(await target.textContent()).toContain('The final numbat question');
+    // What comes before the linked entry loads above it, the linked entry kept.
+    expect(await page.locator('li.entry-prompt', { hasText: 'Tidy the quagga cache please' }).count()).toBe(0);
+    const earlier = page.getByRole('button', { name: 'Load earlier' });
+    const entries = page.locator('.transcript > li');
+    for (let pages = 0; (await earlier.count()) > 0; pages++) {
+      expect(pages).toBeLessThan(20);
+      const shown = await entries.count();
+      await earlier.click();
+      await expect.poll(() => entries.count()).toBeGreaterThan(shown);
+    }
+    await page.locator('li.entry-prompt', { hasText: 'Tidy the quagga cache please' }).waitFor();
+    expect(await page.locator(`#entry-${at}`).count()).toBe(1);
+    // Every entry once, in the log's order.
+    const cursors = (await entries.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.cursor)))).filter((c) => !Number.isNaN(c));
+    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
     await page.reload();
     await page.locator(`#entry-${at}.highlighted`).waitFor();
     // The entry's own link puts it in the URL.

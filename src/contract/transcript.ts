@@ -37,6 +37,7 @@ export const transcriptEndpoints = {
         agentId: NullableString('The subagent whose log this is, null for the main log'),
         entries: Type.Array(TranscriptEntrySchema),
         nextCursor: NullableInteger('Where the next page starts; null at the end of the log'),
+        prevCursor: NullableInteger('Where the page before this one starts (a page read from there with the same limit reaches this cursor); null at the start of the log'),
         totalBytes: Type.Integer({ description: 'The log\'s size now' }),
         subagents: Type.Array(Type.String(), { description: 'Ids of the session\'s subagents that have logs' }),
       }, { additionalProperties: false }),

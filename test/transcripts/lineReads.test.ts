@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLinesFrom } from '../../src/domain/transcripts/lineReads.js';
+import fc from 'fast-check';
+import { pageStartBefore, readLinesFrom } from '../../src/domain/transcripts/lineReads.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -30,5 +31,42 @@ describe('readLinesFrom', () => {
     expect(small.lines.map((l) => l.start)).toEqual([starts[2]]);
     expect(small.next).toBe(starts[2]! + lines[2]!.length + 1);
     expect(readLinesFrom(path.join(dir, 'missing.jsonl'), 0, 1, 1)).toBeNull();
+  });
+});
+
+describe('pageStartBefore', () => {
+  it('finds where the page before a line starts, so that a page read from there reaches that line', async () => {
+    // Line lengths from empty-ish to longer than the byte bound, in any order (fast-check picks them).
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.integer({ min: 2, max: 3000 }), { minLength: 1, maxLength: 40 }),
+      fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 9000 }), fc.nat(),
+      async (lengths, maxLines, maxBytes, pick) => {
+        const lines = lengths.map((n, i) => JSON.stringify({ i, pad: 'y'.repeat(Math.max(0, n - 20)) }));
+        const file = path.join(dir, `back-${pick}.jsonl`);
+        await writeFile(file, `${lines.join('\n')}\n`);
+        const starts: number[] = [];
+        let at = 0;
+        for (const line of lines) {
+          starts.push(at);
+          at += Buffer.byteLength(line) + 1;
+        }
+        const k = pick % lines.length;
+        const cursor = starts[k]!;
+        const prev = pageStartBefore(file, cursor, maxLines, maxBytes);
+        if (k === 0) {
+          expect(prev).toBeNull();
+          return;
+        }
+        expect(starts).toContain(prev);
+        expect(prev!).toBeLessThan(cursor);
+        const page = readLinesFrom(file, prev!, maxLines, maxBytes)!;
+        // It reaches the cursor: nothing between the two pages is skipped (from the file's start it may read on).
+        expect(page.next === null || page.next >= cursor).toBe(true);
+        expect(page.lines.map((l) => l.start)).toEqual(expect.arrayContaining(starts.slice(starts.indexOf(prev!), k)));
+        // And it holds as many lines as the bounds allow.
+        const before = starts.indexOf(prev!);
+        expect(k - before).toBeLessThanOrEqual(maxLines);
+        if (k - before < maxLines && before > 0) expect(cursor - starts[before - 1]!).toBeGreaterThan(maxBytes);
+      }), { numRuns: 200 });
   });
 });

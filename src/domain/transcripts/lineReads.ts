@@ -100,6 +100,42 @@ export function readLinesFrom(file: string, from: number, maxLines: number, maxB
   });
 }
 
+/**
+ * Where the page before the line at `cursor` starts: the start of the `maxLines`-th line before it, or of the
+ * furthest line before it within `maxBytes` (at least the line right before it, however long), so that
+ * readLinesFrom() from there with the same bounds reads every line up to `cursor`. Null at the start of the file, and when
+ * the line before is over the line limit (its start is not looked for).
+ */
+export function pageStartBefore(file: string, cursor: number, maxLines: number, maxBytes: number): number | null {
+  if (cursor <= 0) return null;
+  return withRegularFileSync(file, (fd, stats) => {
+    const end = Math.min(cursor, stats.size);
+    const chunk = Buffer.allocUnsafe(PAGE_CHUNK);
+    // The byte before the cursor ends the line before it: line starts are found below it.
+    let pos = end - 1;
+    let found: number | null = null;
+    let lines = 0;
+    while (pos > 0) {
+      const from = Math.max(0, pos - PAGE_CHUNK);
+      const n = readSync(fd, chunk, 0, pos - from, from);
+      if (n !== pos - from) return null;
+      for (let i = n - 1; i >= 0; i--) {
+        if (chunk[i] !== 10) continue;
+        const start = from + i + 1;
+        // Past the byte bound, the line before the cursor is still taken: a page moves back by one line at least.
+        if (found !== null && end - start > maxBytes) return found;
+        found = start;
+        if (++lines === maxLines) return found;
+      }
+      pos = from;
+      if (found === null && end - pos > MAX_LINE_BYTES) return null;
+      if (found !== null && end - pos > maxBytes) return found;
+    }
+    // The file's start is a line start.
+    return found !== null && end > maxBytes ? found : 0;
+  }, () => null);
+}
+
 function parse(bytes: Buffer): unknown {
   if (bytes.length === 0) return null;
   try {

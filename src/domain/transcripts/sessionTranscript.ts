@@ -2,13 +2,15 @@
 // on one line (its input and result cut short; the whole is in the log), plan-mode events and compaction
 // boundaries. Paged by byte cursor (a line's offset), so a 200 MB log opens at once and a line can be linked.
 import type { TranscriptEntry } from '../../contract/transcript.js';
-import { readLinesFrom } from './lineReads.js';
+import { pageStartBefore, readLinesFrom } from './lineReads.js';
 
 type EntryKind = TranscriptEntry['kind'];
 
 export interface TranscriptPage {
   entries: TranscriptEntry[];
   nextCursor: number | null;
+  /** Where the page before this one starts (it reaches `cursor`); null at the start of the log. */
+  prevCursor: number | null;
   totalBytes: number;
 }
 
@@ -24,7 +26,7 @@ export function transcriptPage(file: string, cursor: number, limit: number): Tra
   if (page === null) return null;
   const entries: TranscriptEntry[] = [];
   for (const line of page.lines) if (isObject(line.value)) entriesOf(line.value, line.start, entries);
-  return { entries, nextCursor: page.next, totalBytes: page.size };
+  return { entries, nextCursor: page.next, prevCursor: pageStartBefore(file, cursor, limit, PAGE_BYTES), totalBytes: page.size };
 }
 
 function cut(text: string): { text: string; truncated: boolean } {

@@ -96,6 +96,14 @@ export function Thread({ sessionId, agent, start, highlight, onLink, card }: Pro
         </section>
       )}
       {t.entries.length === 0 && t.next === null && <p className="muted">Nothing to show in this log.</p>}
+      {t.prev !== null && (
+        <p className="transcript-more-row">
+          <button type="button" className="transcript-earlier" onClick={t.loadEarlier} disabled={t.busy}>
+            {t.busy ? 'Loading…' : 'Load earlier'}
+          </button>{' '}
+          <span className="muted">from {formatBytes(t.first)} into the log</span>
+        </p>
+      )}
       <ol className="transcript" aria-label={agent ? 'Subagent thread' : 'Conversation'}>
         {t.entries.map((e, i) =>
           e.kind === 'tool-result' && e.toolUseId && calls.has(e.toolUseId) ? null : (
