@@ -299,6 +299,7 @@ export class PlanHistory {
       plans: [...plans].sort(),
       unreadLines: this.o.history.unreadLines([sessionId]),
       resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
+      source: 'transcript',
     };
   }
 
@@ -380,6 +381,6 @@ function subagentOf(log: string): SessionCard['subagents'][number] {
 }
 
 /** `value` as one word for a POSIX shell. */
-function shellQuote(value: string): string {
+export function shellQuote(value: string): string {
   return /^[\w./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
