@@ -40,6 +40,7 @@ import type { SessionMemoryBody } from './contract/sessionMemory.js';
 import { Watchers } from './watch/watchers.js';
 import { PromptHistory, type Prompt } from './domain/promptHistory/promptHistory.js';
 import { goneCard, gonePage, knownSessionIds } from './domain/promptHistory/goneSessions.js';
+import { retentionReport, type RetentionReport } from './domain/history/retentionReport.js';
 import type { GoneSessionsBody } from './contract/promptHistory.js';
 import type { SessionCard } from './domain/types.js';
 
@@ -427,6 +428,15 @@ export class Viewer {
   /** A session's prompts from history.jsonl, or null when it names no such session. */
   sessionPrompts(sessionId: string): Promise<Prompt[] | null> {
     return this.prompts.prompts(sessionId);
+  }
+
+  /** What Claude Code will delete within a week, and what the viewer keeps of it (retentionReport.ts). */
+  async retention(): Promise<RetentionReport> {
+    await this.transcriptsReady;
+    await this.prompts.refresh();
+    return retentionReport({
+      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, now: Date.now(),
+    });
   }
 
   /** Cost and active time across the home (domain/outcome/costs.ts). */

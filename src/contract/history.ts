@@ -8,6 +8,7 @@ import {
 } from 'typebox';
 import { NullableNumber, NullableString, textAnswer } from './schemaParts.js';
 import { errors } from './endpoints.js';
+import { RetentionSchema } from './retention.js';
 
 const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Optional } as const;
 
@@ -109,15 +110,9 @@ export const historyEndpoints = {
     response: { 200: Type.Object({ plans: Type.Array(ArchivedPlanSchema) }), 400: errors.badRequest, 403: errors.forbidden },
   },
   retention: {
-    summary: 'How long Claude Code keeps plans, and which folder it cleans (extension)',
-    description: 'Claude Code deletes the plans of its shared plans folder whose mtime is older than cleanupPeriodDays; a client computes a listed plan\'s deletion time from its `modified` when the plan is directly in `plansDir`. Plans in other folders (a project\'s plansDirectory) are not deleted.',
-    response: {
-      200: Type.Object({
-        cleanupPeriodDays: Type.Number({ description: 'From the user settings (cleanupPeriodDays), else 30' }),
-        plansDir: Type.String({ description: 'The shared plans folder Claude Code cleans up (<claude dir>/plans)' }),
-      }, { additionalProperties: false }),
-      400: errors.badRequest, 403: errors.forbidden,
-    },
+    summary: 'What Claude Code will delete within a week, and what the viewer keeps of it (extension)',
+    description: 'Claude Code deletes the plans of its shared plans folder and the session transcripts whose mtime is older than cleanupPeriodDays; a client computes a listed plan\'s deletion time from its `modified` when the plan is directly in `plansDir`. Plans in other folders (a project\'s plansDirectory) are not deleted. Waits for the transcripts to be read.',
+    response: { 200: RetentionSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   restore: {
     summary: 'Restore an archived plan: its last version written back into its plans folder (extension)',

@@ -178,11 +178,6 @@ export class PlanHistory {
     return { cleanupPeriodDays, deletesAt };
   }
 
-  /** The period and the folder it applies to, for clients that work out the deletion time of many plans. */
-  retentionPolicy(): { cleanupPeriodDays: number; plansDir: string } {
-    return { cleanupPeriodDays: this.cleanupPeriodDays(), plansDir: path.join(this.o.claudeDir, 'plans') };
-  }
-
   cleanupPeriodDays(): number {
     const value = readSettingsFileSync(path.join(this.o.claudeDir, 'settings.json'))?.cleanupPeriodDays;
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_CLEANUP_DAYS;

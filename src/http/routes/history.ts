@@ -49,7 +49,7 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
     return { filename: outcome.filename, filepath: outcome.filepath };
   });
 
-  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => stories.retentionPolicy());
+  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => viewer.retention());
 
   // Static routes go before the parametric one in Fastify's router: "gone" is never taken for an id.
   typed.get('/api/sessions/gone', { schema: promptHistoryEndpoints.gone }, (request) =>
