@@ -15,7 +15,7 @@ let home: TempHome;
 let cacheDir: string;
 let server: Running;
 let repo: string;
-const files: Record<string, string> = {};
+const files = { soon: '', overdue: '', fresh: '', withPrompts: '', noPrompts: '', recent: '' };
 const iso = (file: string, plusDays = 0): string => new Date(statSync(file).mtimeMs + plusDays * DAY).toISOString();
 
 interface Report {
