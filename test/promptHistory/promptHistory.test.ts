@@ -1,6 +1,7 @@
 // The history.jsonl reader: facts per session from real files in a temp dir, bad and torn lines skipped and
 // counted, secrets masked, appended lines read from where the last pass stopped, a replaced file read again.
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,9 +63,18 @@ describe('PromptHistory', () => {
     expect(h.session('t')!.firstPrompt).toBe('fresh');
   });
 
-  it('answers nothing, and does not throw, when the file is missing', async () => {
+  it('answers nothing, and does not throw, when the file is missing, a FIFO or a directory', async () => {
     const h = new PromptHistory(path.join(dir, 'absent.jsonl'));
     await h.refresh();
     expect(h.sessions()).toEqual([]);
+    execFileSync('mkfifo', [file]);
+    const fifo = new PromptHistory(file);
+    await fifo.refresh(); // a FIFO without a writer: an open() that waited would never return
+    expect(fifo.sessions()).toEqual([]);
+    const folder = path.join(dir, 'folder.jsonl');
+    await mkdir(folder);
+    const inFolder = new PromptHistory(folder);
+    await inFolder.refresh();
+    expect(await inFolder.prompts('s')).toBeNull();
   });
 });

@@ -4,8 +4,9 @@
 // slices (it can be tens of MB), bad lines skipped and counted, read again when its size or mtime moves
 // (only the appended part when it only grew). Kept per session: a few facts and where its lines are, so
 // its prompts are read from the file when asked for, never held.
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { openRegularFile } from '../files.js';
 import { maskSecrets } from '../memory/care/secrets.js';
 import { nextSliceTurn } from '../timeSlicer.js';
 
@@ -127,8 +128,9 @@ export class PromptHistory {
     await this.refresh();
     const s = this.sessionsById.get(sessionId);
     if (s === undefined) return null;
-    const handle = await open(this.file, 'r').catch(() => null);
-    if (handle === null) return [];
+    const opened = await openRegularFile(this.file);
+    if (opened === null) return [];
+    const { handle } = opened;
     try {
       const out: Prompt[] = [];
       for (const [offset, length] of s.lines) {
@@ -146,17 +148,14 @@ export class PromptHistory {
   }
 
   private async refreshNow(): Promise<void> {
-    const handle = await open(this.file, 'r').catch(() => null);
-    if (handle === null) {
+    // Never waits on a FIFO, nor reads a directory (openRegularFile): either is no history.
+    const opened = await openRegularFile(this.file);
+    if (opened === null) {
       if (this.read !== null) this.reset();
       return;
     }
+    const { handle, stats } = opened;
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        if (this.read !== null) this.reset();
-        return;
-      }
       const r = this.read;
       if (r !== null && r.ino === stats.ino && r.dev === stats.dev && r.size === stats.size && r.mtimeMs === stats.mtimeMs) return;
       // Only appended to: read from where the last pass stopped. Anything else (shorter, replaced): all again.
