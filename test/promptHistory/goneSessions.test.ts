@@ -1,6 +1,8 @@
 // Sessions whose transcripts are gone, answered from ~/.claude/history.jsonl through a real server on
 // loopback: one whose log never existed here, one whose log is deleted after start, one whose log is there.
 import { rm } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../helpers/http.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
@@ -93,5 +95,17 @@ describe('sessions from history.jsonl', () => {
     expect(body.prompts.map((p) => p.display)).toEqual(['start the migration', expect.stringMatching(/^deploy with •+ now$/)]);
     expect(body.prompts[0]!.at).toBe(new Date(T0).toISOString());
     expect((await server.get(`/api/sessions/${uuid(99)}/prompts`)).status).toBe(404);
+  });
+
+  it('answers MCP get_session for a gone session, by its first 8 characters too', async () => {
+    const client = new Client({ name: 'pmv-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'get_session', arguments: { sessionId: NEVER.slice(0, 8) } }) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError).toBeFalsy();
+      expect(JSON.parse(result.content[0]!.text)).toMatchObject({ sessionId: NEVER, source: 'prompt-history', firstPrompt: 'start the migration', promptCount: 2 });
+    } finally {
+      await client.close();
+    }
   });
 });
