@@ -163,7 +163,9 @@ export class PromptHistory {
       if (!grew) this.reset();
       await this.readFrom(handle, stats, grew ? r.offset : 0);
     } catch {
-      // Unreadable now (gone between the open and a read): what was read stays; the next refresh tries again.
+      // Unreadable now (gone between the open and a read): part of it may be taken already, so nothing is
+      // kept and the next refresh reads it whole (never the same lines twice).
+      this.reset();
     } finally {
       await handle.close().catch(() => undefined);
     }
