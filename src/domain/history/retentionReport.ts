@@ -3,7 +3,8 @@
 // in the claude dir; 30 by default). The viewer keeps every plan version it saw (observed versions, in its
 // cache dir); it keeps no transcript: once one is gone, what remains of its session is what
 // ~/.claude/history.jsonl holds (its prompts).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
 import { projectName, withRegularFileSync } from '../files.js';
@@ -22,6 +23,7 @@ const DAY_MS = 86_400_000;
 export const WITHIN_DAYS = 7;
 /** Items listed of each kind; the counts tell how many there are. */
 export const LISTED = 200;
+const STAT_BATCH = 64;
 
 export interface CleanupPeriod {
   cleanupPeriodDays: number;
@@ -77,7 +79,7 @@ export interface RetentionSources {
   now: number;
 }
 
-export function retentionReport(o: RetentionSources): RetentionReport {
+export async function retentionReport(o: RetentionSources): Promise<RetentionReport> {
   const period = cleanupPeriod(o.claudeDir);
   const plansDir = path.join(o.claudeDir, 'plans');
   const periodMs = period.cleanupPeriodDays * DAY_MS;
@@ -93,22 +95,19 @@ export function retentionReport(o: RetentionSources): RetentionReport {
   plans.sort((a, b) => cmp(a.deletesAt, b.deletesAt) || cmp(a.filename, b.filename));
 
   const transcripts: DueTranscript[] = [];
-  for (const file of o.sessions.logFiles()) {
-    const owner = logOwner(file);
-    if (!owner.main || owner.sessionId === null) continue;
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(file).mtimeMs;
-    } catch {
-      continue; // gone already
-    }
-    const deletes = mtimeMs + periodMs;
-    if (deletes > horizon) continue;
-    const prompts = o.prompts.session(owner.sessionId);
-    transcripts.push({
-      sessionId: owner.sessionId, file, project: prompts?.project == null ? null : projectName(prompts.project),
-      modified: new Date(mtimeMs).toISOString(), deletesAt: new Date(deletes).toISOString(), kept: false,
-      keptFacts: prompts === null ? 'none' : 'prompt-history',
+  // A home has thousands of logs: their stats are asked for a batch at a time, off the event loop.
+  const mains = o.sessions.logFiles().flatMap((file) => {
+    const { main, sessionId } = logOwner(file);
+    return main && sessionId !== null ? [{ file, sessionId }] : [];
+  });
+  for (let i = 0; i < mains.length; i += STAT_BATCH) {
+    const batch = mains.slice(i, i + STAT_BATCH);
+    const times = await Promise.all(batch.map(({ file }) => stat(file).then((s) => s.mtimeMs, () => null)));
+    batch.forEach(({ file, sessionId }, k) => {
+      const mtimeMs = times[k];
+      if (mtimeMs === null || mtimeMs === undefined) return; // gone already
+      const deletes = mtimeMs + periodMs;
+      if (deletes <= horizon) transcripts.push(dueTranscript(o.prompts, sessionId, file, mtimeMs, deletes));
     });
   }
   transcripts.sort((a, b) => cmp(a.deletesAt, b.deletesAt) || cmp(a.file, b.file));
@@ -136,6 +135,15 @@ function keeps(observed: ObservedVersions, plan: PlanMetadata): boolean {
   if (last.at === plan.modified) return true;
   if (plan.size > LARGE_FILE_BYTES) return false;
   return withRegularFileSync(plan.filepath, (fd) => contentHash(readFileSync(fd)) === last.sha, planLinks) ?? false;
+}
+
+function dueTranscript(prompts: PromptHistory, sessionId: string, file: string, mtimeMs: number, deletes: number): DueTranscript {
+  const facts = prompts.session(sessionId);
+  return {
+    sessionId, file, project: facts?.project == null ? null : projectName(facts.project),
+    modified: new Date(mtimeMs).toISOString(), deletesAt: new Date(deletes).toISOString(), kept: false,
+    keptFacts: facts === null ? 'none' : 'prompt-history',
+  };
 }
 
 function cmp(a: string, b: string): number {
