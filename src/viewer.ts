@@ -39,6 +39,11 @@ import type { CostsBody } from './contract/costs.js';
 import type { PlanOutcome } from './contract/outcome.js';
 import type { SessionMemoryBody } from './contract/sessionMemory.js';
 import { Watchers } from './watch/watchers.js';
+import { PromptHistory, type Prompt } from './domain/promptHistory/promptHistory.js';
+import { goneCard, gonePage, knownSessionIds } from './domain/promptHistory/goneSessions.js';
+import { retentionReport, type RetentionReport } from './domain/history/retentionReport.js';
+import type { GoneSessionsBody } from './contract/promptHistory.js';
+import type { SessionCard } from './domain/types.js';
 
 export interface ViewerOptions {
   claudeDir: string;
@@ -96,6 +101,8 @@ export class Viewer {
   readonly memoryHistory: MemoryHistory;
   /** The ranked search over plans, memory and sessions (domain/find/), built in the background. */
   readonly finder: Finder;
+  /** ~/.claude/history.jsonl, read when asked for (a stat tells whether it moved). */
+  readonly prompts: PromptHistory;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -108,6 +115,7 @@ export class Viewer {
     private readonly scanWorkers: ScanWorkers,
   ) {
     this.sessions = sessions;
+    this.prompts = new PromptHistory(path.join(options.claudeDir, 'history.jsonl'));
     const literalSearch = options.literalSearch !== false;
     this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true || !literalSearch });
     const literalSearchFirst = (): Promise<void> => (literalSearch ? this.plans.searchPrepared() : Promise.resolve());
@@ -396,6 +404,40 @@ export class Viewer {
     await this.transcriptsReady;
     return sessionMemory(sessionId, {
       session: this.history.stories.session(sessionId), logs: () => this.sessions.logs(), memory: this.memory, history: this.memoryHistory,
+    });
+  }
+
+  /**
+   * A session's card: from its logs, else (its transcript gone) from what history.jsonl keeps of it; null
+   * when neither names it.
+   */
+  async sessionCard(sessionId: string): Promise<SessionCard | null> {
+    await this.transcriptsReady;
+    const card = this.history.stories.session(sessionId);
+    if (card !== null) return card;
+    await this.prompts.refresh();
+    const facts = this.prompts.session(sessionId);
+    return facts === null ? null : goneCard(facts);
+  }
+
+  /** Sessions history.jsonl names and no log does, a page at a time (goneSessions.ts). */
+  async goneSessions(limit: number, cursor: number): Promise<GoneSessionsBody> {
+    await this.transcriptsReady;
+    await this.prompts.refresh();
+    return { ...gonePage(this.prompts, knownSessionIds(this.sessions), limit, cursor), projects: this.prompts.projects(), badLines: this.prompts.badLines };
+  }
+
+  /** A session's prompts from history.jsonl, or null when it names no such session. */
+  sessionPrompts(sessionId: string): Promise<Prompt[] | null> {
+    return this.prompts.prompts(sessionId);
+  }
+
+  /** What Claude Code will delete within a week, and what the viewer keeps of it (retentionReport.ts). */
+  async retention(): Promise<RetentionReport> {
+    await this.transcriptsReady;
+    await this.prompts.refresh();
+    return retentionReport({
+      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, now: Date.now(),
     });
   }
 

@@ -3,13 +3,14 @@
 // endpoints.ts: TypeBox schemas drive validation, the OpenAPI document and the types the domain and the
 // UI import.
 import {
-  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, String as TString, Union,
+  Array as TArray, Boolean as TBoolean, Integer, Literal, Number as TNumber, Object as TObject, Optional, String as TString, Union,
   type Static,
 } from 'typebox';
 import { NullableNumber, NullableString, textAnswer } from './schemaParts.js';
 import { errors } from './endpoints.js';
+import { RetentionSchema } from './retention.js';
 
-const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union } as const;
+const Type = { Array: TArray, Boolean: TBoolean, Integer, Literal, Number: TNumber, Object: TObject, String: TString, Union, Optional } as const;
 
 
 
@@ -66,6 +67,10 @@ export const SessionCardSchema = Type.Object({
   plans: Type.Array(Type.String(), { description: 'File names of listed plans it belongs to' }),
   unreadLines: Type.Integer({ description: 'Lines of its logs longer than the reader\'s per-line limit (32 MiB), whose facts are not known: when not 0, the card may miss what they hold' }),
   resumeCommand: Type.String({ description: 'cd <cwd> && claude --resume <sessionId>' }),
+  source: Type.Optional(Type.Union([Type.Literal('transcript'), Type.Literal('prompt-history')], {
+    description: 'transcript: the card comes from the session\'s logs; prompt-history: its transcript is gone (Claude Code\'s cleanup) and the card holds only what ~/.claude/history.jsonl tells (first and last prompt, times, cwd; the rest null or empty). Its prompts: GET /api/sessions/{sessionId}/prompts',
+  })),
+  promptCount: Type.Optional(Type.Integer({ description: 'Prompts history.jsonl holds of the session (prompt-history cards only)' })),
 }, { additionalProperties: false });
 
 const PlanName = Type.Object({ filename: Type.String({ description: 'A plan file name, listed or archived' }) });
@@ -105,15 +110,9 @@ export const historyEndpoints = {
     response: { 200: Type.Object({ plans: Type.Array(ArchivedPlanSchema) }), 400: errors.badRequest, 403: errors.forbidden },
   },
   retention: {
-    summary: 'How long Claude Code keeps plans, and which folder it cleans (extension)',
-    description: 'Claude Code deletes the plans of its shared plans folder whose mtime is older than cleanupPeriodDays; a client computes a listed plan\'s deletion time from its `modified` when the plan is directly in `plansDir`. Plans in other folders (a project\'s plansDirectory) are not deleted.',
-    response: {
-      200: Type.Object({
-        cleanupPeriodDays: Type.Number({ description: 'From the user settings (cleanupPeriodDays), else 30' }),
-        plansDir: Type.String({ description: 'The shared plans folder Claude Code cleans up (<claude dir>/plans)' }),
-      }, { additionalProperties: false }),
-      400: errors.badRequest, 403: errors.forbidden,
-    },
+    summary: 'What Claude Code will delete within a week, and what the viewer keeps of it (extension)',
+    description: 'Claude Code deletes the plans of its shared plans folder and the session transcripts whose mtime is older than cleanupPeriodDays; a client computes a listed plan\'s deletion time from its `modified` when the plan is directly in `plansDir`. Plans in other folders (a project\'s plansDirectory) are not deleted. Waits for the transcripts to be read.',
+    response: { 200: RetentionSchema, 400: errors.badRequest, 403: errors.forbidden },
   },
   restore: {
     summary: 'Restore an archived plan: its last version written back into its plans folder (extension)',
@@ -130,7 +129,7 @@ export const historyEndpoints = {
   session: {
     summary: 'A session\'s card (extension)',
     params: Type.Object({ sessionId: Type.String() }),
-    response: { 200: SessionCardSchema, 400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('No log names this session', 'Session not found') },
+    response: { 200: SessionCardSchema, 400: errors.badRequest, 403: errors.forbidden, 404: textAnswer('Neither a log nor ~/.claude/history.jsonl names this session', 'Session not found') },
   },
 } as const;
 

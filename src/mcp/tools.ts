@@ -204,14 +204,16 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   server.registerTool('get_session', {
     description: 'A Claude Code session\'s card: title, first and last prompt, project, branch, dates, cost, subagents, its plans, ' +
-      'and the command that resumes it.',
+      'and the command that resumes it. A session whose transcript Claude Code deleted is answered from ~/.claude/history.jsonl ' +
+      '(source: prompt-history: its prompts, times and directory; the rest null).',
     inputSchema: { sessionId: z.string().min(1).max(200).describe('A session id, e.g. from get_plan or a plan\'s sessionId, or its first 8 characters as the viewer shows it') },
     annotations: readOnly,
   }, async ({ sessionId }) => {
     await viewer.transcriptsReady;
-    const ids = viewer.history.index.sessionIds();
+    await viewer.prompts.refresh();
+    const ids = [...new Set([...viewer.history.index.sessionIds(), ...viewer.prompts.sessions().map((s) => s.sessionId)])];
     const full = uniqueMatch(sessionId, ids);
-    const card = full === null ? null : viewer.history.stories.session(full);
+    const card = full === null ? null : await viewer.sessionCard(full);
     return card === null ? toolError(notFound('session', sessionId, ids, 'a full id, or the first 8 characters the viewer shows')) : json(card);
   });
 

@@ -241,6 +241,7 @@ describe('session cards', () => {
       plans: ['dark-mode-happy-otter-agent-a1b2c3d4e5f6a7b8c.md', 'dark-mode-happy-otter.md'],
       unreadLines: 0,
       resumeCommand: `cd ${repo} && claude --resume ${A}`,
+      source: 'transcript',
     });
   });
 

@@ -178,11 +178,6 @@ export class PlanHistory {
     return { cleanupPeriodDays, deletesAt };
   }
 
-  /** The period and the folder it applies to, for clients that work out the deletion time of many plans. */
-  retentionPolicy(): { cleanupPeriodDays: number; plansDir: string } {
-    return { cleanupPeriodDays: this.cleanupPeriodDays(), plansDir: path.join(this.o.claudeDir, 'plans') };
-  }
-
   cleanupPeriodDays(): number {
     const value = readSettingsFileSync(path.join(this.o.claudeDir, 'settings.json'))?.cleanupPeriodDays;
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_CLEANUP_DAYS;
@@ -299,6 +294,7 @@ export class PlanHistory {
       plans: [...plans].sort(),
       unreadLines: this.o.history.unreadLines([sessionId]),
       resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
+      source: 'transcript',
     };
   }
 
@@ -380,6 +376,6 @@ function subagentOf(log: string): SessionCard['subagents'][number] {
 }
 
 /** `value` as one word for a POSIX shell. */
-function shellQuote(value: string): string {
+export function shellQuote(value: string): string {
   return /^[\w./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,9 +1,11 @@
 // GET /api/plans/{filename}/history, /api/plans/{filename}/versions/{id}, /api/archive, /api/retention and
-// /api/sessions/{id}; POST /api/archive/{filename}/restore: the plan-history extensions (src/contract/history.ts).
+// /api/sessions/{id} (its card, from history.jsonl when its transcript is gone), /api/sessions/gone and
+// /api/sessions/{id}/prompts; POST /api/archive/{filename}/restore: the plan-history extensions (src/contract/history.ts).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Viewer } from '../../viewer.js';
 import { historyEndpoints } from '../../contract/history.js';
+import { promptHistoryEndpoints } from '../../contract/promptHistory.js';
 import { sendContent } from '../contentAnswer.js';
 import { sendText } from '../errors.js';
 import { explainValidation } from '../validationMessage.js';
@@ -47,11 +49,21 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
     return { filename: outcome.filename, filepath: outcome.filepath };
   });
 
-  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => stories.retentionPolicy());
+  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => viewer.retention());
+
+  // Static routes go before the parametric one in Fastify's router: "gone" is never taken for an id.
+  typed.get('/api/sessions/gone', { schema: promptHistoryEndpoints.gone }, (request) =>
+    viewer.goneSessions(Number(request.query.limit), Number(request.query.cursor)));
+
+  typed.get('/api/sessions/:sessionId/prompts', { schema: promptHistoryEndpoints.prompts }, async (request, reply) => {
+    const prompts = await viewer.sessionPrompts(request.params.sessionId);
+    if (prompts === null) return sendText(reply, 404, 'Session not found');
+    return { sessionId: request.params.sessionId, prompts };
+  });
 
   typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, async (request, reply) => {
     await ready();
-    const card = stories.session(request.params.sessionId);
+    const card = await viewer.sessionCard(request.params.sessionId);
     if (card === null) return sendText(reply, 404, 'Session not found');
     return card;
   });

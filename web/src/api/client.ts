@@ -2,7 +2,7 @@
 import type {
   ArchiveBody, Content, CostsBody, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes,
   MemoryHealth, MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList,
-  PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, SessionMemoryBody, StatusBody, TranscriptBody,
+  PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, SessionMemoryBody, SessionPromptsBody, StatusBody, TranscriptBody,
 } from './types';
 
 export class ApiError extends Error {
@@ -93,6 +93,7 @@ export const api = {
   restoreArchived: (filename: string, versionId: string) =>
     postJson<{ filename: string; filepath: string }>(`/api/archive/${encodeURIComponent(filename)}/restore`, { versionId }),
   session: (sessionId: string, signal?: AbortSignal) => getJson<SessionCard>(`/api/sessions/${encodeURIComponent(sessionId)}`, signal),
+  sessionPrompts: (sessionId: string, signal?: AbortSignal) => getJson<SessionPromptsBody>(`/api/sessions/${encodeURIComponent(sessionId)}/prompts`, signal),
   transcript: (sessionId: string, page: { cursor: number; agent?: string; limit?: number }, signal?: AbortSignal) =>
     getJson<TranscriptBody>(
       `/api/sessions/${encodeURIComponent(sessionId)}/transcript?cursor=${page.cursor}&limit=${page.limit ?? 200}${page.agent ? `&agent=${encodeURIComponent(page.agent)}` : ''}`,

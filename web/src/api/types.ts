@@ -10,3 +10,4 @@ export type * from '../../../src/contract/memoryHistory';
 export type * from '../../../src/contract/transcript';
 export type * from '../../../src/contract/sessionMemory';
 export type * from '../../../src/contract/costs';
+export type * from '../../../src/contract/promptHistory';

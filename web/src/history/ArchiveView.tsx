@@ -19,6 +19,7 @@ import { shownTitle } from './shownTitle';
 import { useSessionCard, useVersionText } from './useHistory';
 import { ArchiveActions } from './ArchiveActions';
 import { useListKeys } from './useListKeys';
+import { RetentionPanel } from './RetentionPanel';
 
 /** Rows drawn before a "show more" button. */
 const ROWS_PER_PAGE = 300;
@@ -104,6 +105,7 @@ export function ArchiveView({ url, setUrl, bump, listBump, dark, onOpenPlan }: P
             )}
           </div>
         </div>
+        <RetentionPanel listBump={listBump} onOpenSession={(session) => setUrl({ view: 'session', session, at: null }, 'push')} />
         {list}
       </section>
       <main className="pane-main" id="main">

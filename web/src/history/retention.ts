@@ -3,6 +3,9 @@
 // `modified` and GET /api/retention, the rule the history endpoint's `retention.deletesAt` follows. Pure.
 import type { RetentionPolicy } from '../api/types';
 
+/** What the deletion times need of GET /api/retention. */
+export type Policy = Pick<RetentionPolicy, 'cleanupPeriodDays' | 'plansDir'>;
+
 const DAY_MS = 86_400_000;
 /** A plan this close to its deletion (or past it) is "at risk". */
 export const AT_RISK_DAYS = 7;
@@ -21,7 +24,7 @@ export function isDirectlyIn(filepath: string, dir: string): boolean {
   return (sep === '/' || sep === '\\') && !/[\\/]/.test(filepath.slice(trimmed.length + 1));
 }
 
-export function deletesAt(plan: { filepath: string; modified: string }, policy: RetentionPolicy): string | null {
+export function deletesAt(plan: { filepath: string; modified: string }, policy: Policy): string | null {
   if (!isDirectlyIn(plan.filepath, policy.plansDir)) return null;
   const t = Date.parse(plan.modified);
   return Number.isNaN(t) ? null : new Date(t + policy.cleanupPeriodDays * DAY_MS).toISOString();
@@ -31,7 +34,7 @@ export function deletesAt(plan: { filepath: string; modified: string }, policy: 
  * When Claude Code will delete a session's transcript: it goes by the log's mtime, which is its last
  * line's time, the card's `lastAt`.
  */
-export function transcriptDeletesAt(lastAt: string | null, policy: RetentionPolicy): string | null {
+export function transcriptDeletesAt(lastAt: string | null, policy: Policy): string | null {
   const t = lastAt === null ? NaN : Date.parse(lastAt);
   return Number.isNaN(t) ? null : new Date(t + policy.cleanupPeriodDays * DAY_MS).toISOString();
 }

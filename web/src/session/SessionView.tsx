@@ -8,6 +8,7 @@ import { SessionMemory } from './SessionMemory';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
 import { Thread } from './Thread';
+import { GonePrompts } from './GonePrompts';
 import './session.css';
 
 type SessionTab = 'conversation' | 'memory';
@@ -48,6 +49,23 @@ export function SessionView({ url, setUrl, onOpenPlan }: Props) {
     );
   }
   const from = start.id === sessionId ? start.at : url.at ?? 0;
+  // Its transcript is gone (Claude Code's cleanup): what history.jsonl kept of it, no tabs.
+  if (card?.source === 'prompt-history') {
+    return (
+      <main id="main" className="session-view" aria-label="Session">
+        <header className="session-header">
+          <h1 className="session-view-title">{shortTitle(card.firstPrompt)}</h1>
+          <p className="session-meta">
+            <code>{sessionId}</code>
+            {card.cwd && <> in <code>{card.cwd}</code></>}
+          </p>
+        </header>
+        <div className="session-panel">
+          <GonePrompts sessionId={sessionId} />
+        </div>
+      </main>
+    );
+  }
   return (
     <main id="main" className="session-view" aria-label="Session">
       <header className="session-header">
@@ -97,4 +115,11 @@ export function SessionView({ url, setUrl, onOpenPlan }: Props) {
       </div>
     </main>
   );
+}
+
+/** A gone session's heading: its first prompt's first line, short. */
+function shortTitle(prompt: string | null): string {
+  const line = prompt?.split('\n', 1)[0]?.trim() ?? '';
+  if (line === '') return 'Session';
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }
