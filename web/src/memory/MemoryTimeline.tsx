@@ -4,14 +4,15 @@
 // version that last wrote it. Texts and prompts are masked as the Document tab masks them, until revealed.
 // Above the versions, the sessions that wrote the file and those a relevant_memories attachment handed it to,
 // each a link to its session view.
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { BlameLine, MemoryBlameBody, MemoryHistoryBody, MemoryVersion, SessionLoad } from '../api/types';
-import { api, describeError, isAbort } from '../api/client';
+import { api, describeError } from '../api/client';
 import { diffTexts } from '../history/lineDiff';
 import { RawDiff } from '../history/RawDiff';
 import { exactTime, relativeTime } from '../ui/format';
 import { sessionHref } from '../state/url';
 import { followInApp } from '../state/inAppLink';
+import { useLoaded } from '../state/useLoaded';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
 
 export type TimelineView = 'history' | 'blame';
@@ -21,23 +22,6 @@ interface Props {
   view: TimelineView;
   /** Changes when the file does: the answers are fetched again. */
   stamp: string;
-}
-
-type Loaded<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
-
-function useLoaded<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    load(controller.signal).then(
-      (value) => setState({ status: 'ready', value }),
-      (error: unknown) => !isAbort(error) && setState({ status: 'error', error }),
-    );
-    return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `deps` names what `load` reads
-  }, deps);
-  return state;
 }
 
 const SOURCE = { write: 'Written', edit: 'Edited', outside: 'Changed outside Claude Code' } as const;

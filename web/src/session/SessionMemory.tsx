@@ -3,31 +3,14 @@
 // the memory attachments it was handed (folded; open to read), and the memory files it wrote. Files link
 // to the memory reader; a version's text comes from GET /api/memory/versions, masked as the memory
 // reader masks texts.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { FileAtStart, LoadCut, SessionMemoryAttachment, SessionMemoryBody, SessionMemoryWrite } from '../api/types';
-import { api, describeError, isAbort } from '../api/client';
+import { api, describeError } from '../api/client';
 import { entryHref, type EntryTab } from '../state/url';
 import { followInApp } from '../state/inAppLink';
+import { useLoaded } from '../state/useLoaded';
 import { exactTime, relativeTime } from '../ui/format';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
-
-type Loaded<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
-
-function useLoaded<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: string): Loaded<T> | null {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  useEffect(() => {
-    if (load === null) return;
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    load(controller.signal).then(
-      (value) => setState({ status: 'ready', value }),
-      (error: unknown) => !isAbort(error) && setState({ status: 'error', error }),
-    );
-    return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names what `load` reads
-  }, [key, load === null]);
-  return load === null ? null : state;
-}
 
 function When({ at, prefix = '' }: { at: string | null; prefix?: string }) {
   return at === null ? null : <span className="muted" title={exactTime(at)}>{prefix}{relativeTime(at)}</span>;
@@ -40,8 +23,8 @@ function FileLink({ sourceId, id, label, tab = null }: { sourceId: string | null
 }
 
 export function SessionMemory({ sessionId }: { sessionId: string }) {
-  const answer = useLoaded<SessionMemoryBody>((signal) => api.sessionMemory(sessionId, signal), sessionId);
-  if (answer === null || answer.status === 'loading') return <div className="state-panel loading" aria-busy="true">Reading what the session saw of memory…</div>;
+  const answer = useLoaded<SessionMemoryBody>((signal) => api.sessionMemory(sessionId, signal), [sessionId]);
+  if (answer.status === 'loading') return <div className="state-panel loading" aria-busy="true">Reading what the session saw of memory…</div>;
   if (answer.status === 'error') return <div className="state-panel error"><p>{describeError(answer.error)}</p></div>;
   const m = answer.value;
   const sourceId = m.folder?.sourceId ?? null;
@@ -118,8 +101,8 @@ function IndexAtStart({ index, sourceId }: { index: NonNullable<SessionMemoryBod
 
 /** A version's text, masked, with what Claude Code did not load set apart. */
 function VersionText({ id, versionId, load }: { id: string; versionId: string; load: LoadCut | null }) {
-  const text = useLoaded<string>((signal) => api.memoryVersion(id, versionId, signal), `${id}\0${versionId}`);
-  if (text === null || text.status === 'loading') return <p aria-busy="true">Loading…</p>;
+  const text = useLoaded<string>((signal) => api.memoryVersion(id, versionId, signal), [id, versionId]);
+  if (text.status === 'loading') return <p aria-busy="true">Loading…</p>;
   if (text.status === 'error') return <p>{describeError(text.error)}</p>;
   // Masking keeps every offset, so the cut falls where it does in the file.
   const shown = maskSecrets(text.value).text;
