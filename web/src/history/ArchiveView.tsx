@@ -1,14 +1,14 @@
 // The Archive: plans whose file is gone from disk (Claude Code's cleanup, or by hand) but whose versions
 // survive in the transcripts or the viewer's own cache. The list, and a reader of the chosen plan: its
 // last version (copied, downloaded, or restored into its plans folder), its history and the sessions behind it.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { api, describeError } from '../api/client';
 import type { ArchivedPlan } from '../api/types';
 import type { RenderOptions } from '../reader/DocumentView';
 import { DocumentView } from '../reader/DocumentView';
 import type { UrlState } from '../state/url';
 import type { UrlUpdate } from '../state/useUrlState';
-import { useRemote } from '../state/useRemote';
+import { useReloadOn, useRemote } from '../state/useRemote';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 import { useToast } from '../ui/Toasts';
 import { HistoryPanel } from './HistoryPanel';
@@ -45,12 +45,7 @@ function matches(plan: ArchivedPlan, q: string): boolean {
 export function ArchiveView({ url, setUrl, bump, listBump, dark, onOpenPlan }: Props) {
   const [remote, reload] = useRemote(useCallback((signal: AbortSignal) => api.archive(signal), []));
   const [limit, setLimit] = useState(ROWS_PER_PAGE);
-  const seenBump = useRef(listBump);
-  useEffect(() => {
-    if (seenBump.current === listBump) return;
-    seenBump.current = listBump;
-    reload();
-  }, [listBump, reload]);
+  useReloadOn(listBump, reload);
   const q = url.q.trim();
   const rows = useMemo(() => (remote.data ?? []).filter((p) => matches(p, q)), [remote.data, q]);
   const selected = url.plan ? remote.data?.find((p) => p.filename === url.plan) ?? null : null;

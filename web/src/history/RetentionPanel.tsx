@@ -1,9 +1,9 @@
 // The Archive's retention panel (GET /api/retention): what Claude Code will delete within a week (plans of
 // its shared folder, sessions' transcripts) and what the viewer keeps of it. Folded by default under a
 // one-line summary; the lists open below it.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { api } from '../api/client';
-import { useRemote } from '../state/useRemote';
+import { useReloadOn, useRemote } from '../state/useRemote';
 import { exactTime, formatCount, relativeTime } from '../ui/format';
 
 const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -16,12 +16,7 @@ interface Props {
 
 export function RetentionPanel({ listBump, onOpenSession }: Props) {
   const [remote, reload] = useRemote(useCallback((signal: AbortSignal) => api.retention(signal), []));
-  const seenBump = useRef(listBump);
-  useEffect(() => {
-    if (seenBump.current === listBump) return;
-    seenBump.current = listBump;
-    reload();
-  }, [listBump, reload]);
+  useReloadOn(listBump, reload);
   const r = remote.data;
   if (!r) return null;
   const { counts } = r;

@@ -51,6 +51,16 @@ export function useRemote<T>(load: (signal: AbortSignal) => Promise<T>, enabled 
   return [state, reload];
 }
 
+/** Calls `reload` whenever `bump` changes after the first render (a live update says the answer moved). */
+export function useReloadOn(bump: number, reload: () => void): void {
+  const seen = useRef(bump);
+  useEffect(() => {
+    if (seen.current === bump) return;
+    seen.current = bump;
+    reload();
+  }, [bump, reload]);
+}
+
 export interface ContentState {
   status: 'idle' | 'loading' | 'ready' | 'missing' | 'error';
   text: string | null;
