@@ -5,17 +5,7 @@ import { shellQuote } from '../history/planHistory.js';
 import type { SessionIndex } from '../sessions/sessionIndex.js';
 import type { SessionCard } from '../types.js';
 import type { PromptFacts, PromptHistory } from './promptHistory.js';
-
-export interface GoneSession {
-  sessionId: string;
-  cwd: string | null;
-  project: string | null;
-  firstPrompt: string | null;
-  lastPrompt: string | null;
-  firstAt: string | null;
-  lastAt: string | null;
-  promptCount: number;
-}
+import type { GoneSession } from '../../contract/promptHistory.js';
 
 export interface GonePage {
   sessions: GoneSession[];

@@ -9,6 +9,7 @@ import type { Stats } from 'node:fs';
 import { openRegularFile } from '../files.js';
 import { maskSecrets } from '../memory/care/secrets.js';
 import { nextSliceTurn } from '../timeSlicer.js';
+import type { Prompt } from '../../contract/promptHistory.js';
 
 /** Bytes read per slice. */
 const SLICE_BYTES = 1024 * 1024;
@@ -36,11 +37,7 @@ export interface ProjectPrompts {
   lastAt: string | null;
 }
 
-export interface Prompt {
-  at: string | null;
-  display: string;
-  project: string | null;
-}
+export type { Prompt };
 
 interface SessionState extends PromptFacts {
   /** [offset, length] of its lines in the file. */
