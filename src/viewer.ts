@@ -39,6 +39,7 @@ import type { CostsBody } from './contract/costs.js';
 import type { PlanOutcome } from './contract/outcome.js';
 import type { SessionMemoryBody } from './contract/sessionMemory.js';
 import { Watchers } from './watch/watchers.js';
+import { PendingNames } from './domain/pendingNames.js';
 import { PromptHistory, type Prompt } from './domain/promptHistory/promptHistory.js';
 import { goneCard, gonePage, knownSessionIds } from './domain/promptHistory/goneSessions.js';
 import { retentionReport, type RetentionReport } from './domain/history/retentionReport.js';
@@ -514,15 +515,14 @@ export class Viewer {
   private memoryObserving: Promise<void> | null = null;
   private memoryObserveAgain = false;
   /** The files the next observing pass looks at; null: all of them (the first pass, or a change nobody named). */
-  private memoryToObserve: Set<string> | null = null;
+  private readonly memoryToObserve = new PendingNames();
 
   /**
    * Keeps what is on disk of every memory file as an observed version (a hand edit or Auto Dream leaves no
    * tool call): once after start, then after each change; changes during a pass make one pass more.
    */
   private observeMemory(files: readonly string[] | null = null): void {
-    if (files === null) this.memoryToObserve = null;
-    else for (const file of files) this.memoryToObserve?.add(file);
+    this.memoryToObserve.add(files);
     if (this.memoryObserving !== null) {
       this.memoryObserveAgain = true;
       return;
@@ -530,8 +530,7 @@ export class Viewer {
     this.memoryObserving = (async () => {
       do {
         this.memoryObserveAgain = false;
-        const only = this.memoryToObserve;
-        this.memoryToObserve = new Set();
+        const only = this.memoryToObserve.take();
         await this.memoryHistory.observeAll(only).catch(() => undefined);
       } while (this.memoryObserveAgain && !this.closed);
       this.memoryObserving = null;

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Logger } from '../domain/types.js';
 import { TreeWatcher } from './treeWatcher.js';
+import { PendingNames } from '../domain/pendingNames.js';
 
 /** What the watchers drive; implemented by Viewer. */
 export interface WatchTarget {
@@ -129,17 +130,15 @@ export class Watchers {
   }
 
   /** The memory paths touched since the last notice; null: something was, nobody knows what. */
-  private memoryPaths: Set<string> | null = new Set();
+  private readonly memoryPaths = new PendingNames(false);
 
   /** A memory path changed (null: events were lost); one notice naming them all after a quiet moment. */
   private memoryTouched(file: string | null): void {
-    if (file === null) this.memoryPaths = null;
-    else this.memoryPaths?.add(file);
+    this.memoryPaths.add(file === null ? null : [file]);
     if (this.memoryTimer) clearTimeout(this.memoryTimer);
     this.memoryTimer = setTimeout(() => {
       this.memoryTimer = null;
-      const files = this.memoryPaths;
-      this.memoryPaths = new Set();
+      const files = this.memoryPaths.take();
       if (!this.closed) this.target.memoryChanged(files === null ? null : [...files]);
     }, MEMORY_DEBOUNCE_MS);
   }

@@ -10,6 +10,7 @@ import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import { trustedNames } from '../memory/changeNotice.js';
+import { PendingNames } from '../pendingNames.js';
 import type { PlanChange, PlanStore } from '../plans/planStore.js';
 import type { PlanMetadata } from '../types.js';
 import { TimeSlicer } from '../timeSlicer.js';
@@ -140,9 +141,9 @@ export class Finder {
   /** The save under way: a stop waits for it, so a short-lived process keeps what it built. */
   private saving: Promise<void> | null = null;
   /** The plans named by notices since the plans were last synced; null: every plan is compared. */
-  private plansPending: Set<string> | null = null;
+  private readonly plansPending = new PendingNames();
   /** Memory files named by change notices since the last memory pass; null: every file's stat is compared. */
-  private memoryPending: Set<string> | null = null;
+  private readonly memoryPending = new PendingNames();
 
   constructor(private readonly o: FinderSources) {}
 
@@ -215,8 +216,8 @@ export class Finder {
 
   /** The stores report a change: those parts are brought up to date next (at once when idle), every document compared. */
   changed(...parts: Part[]): void {
-    if (parts.includes('plans')) this.plansPending = null;
-    if (parts.includes('memory')) this.memoryPending = null;
+    if (parts.includes('plans')) this.plansPending.add(null);
+    if (parts.includes('memory')) this.memoryPending.add(null);
     this.mark(parts);
   }
 
@@ -225,8 +226,7 @@ export class Finder {
    * others keep their stamps while the listing shows them unchanged. Null names none: every file is compared.
    */
   memoryChanged(files: readonly string[] | null): void {
-    if (files === null) return this.changed('memory');
-    for (const file of files) this.memoryPending?.add(file);
+    this.memoryPending.add(files);
     this.mark(['memory']);
   }
 
@@ -237,7 +237,7 @@ export class Finder {
   plansChanged(change: PlanChange): void {
     const names = [...change.changed, ...change.removed];
     if (names.length === 0) return this.changed('plans');
-    for (const name of names) this.plansPending?.add(name);
+    this.plansPending.add(names);
     this.mark(['plans']);
   }
 
@@ -435,8 +435,7 @@ export class Finder {
   }
 
   private async syncPlans(slicer: TimeSlicer): Promise<void> {
-    const named = this.plansPending;
-    this.plansPending = new Set();
+    const named = this.plansPending.take();
     const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
     let plans: PlanMetadata[];
     if (named === null) {
@@ -541,8 +540,7 @@ export class Finder {
   }
 
   private async syncMemory(slicer: TimeSlicer): Promise<void> {
-    const pending = this.memoryPending;
-    this.memoryPending = new Set();
+    const pending = this.memoryPending.take();
     const listing = await this.o.memory.list();
     const named = trustedNames(pending, listing.entries);
     const projects = new Map(listing.sources.map((s) => [s.id, s.project]));
