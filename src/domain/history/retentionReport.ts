@@ -4,7 +4,6 @@
 // cache dir); it keeps no transcript: once one is gone, what remains of its session is what
 // ~/.claude/history.jsonl holds (its prompts).
 import { readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsFileSync } from '../../config/settings.js';
 import { projectName, withRegularFileSync } from '../files.js';
@@ -23,7 +22,6 @@ const DAY_MS = 86_400_000;
 export const WITHIN_DAYS = 7;
 /** Items listed of each kind; the counts tell how many there are. */
 export const LISTED = 200;
-const STAT_BATCH = 64;
 
 export interface CleanupPeriod {
   cleanupPeriodDays: number;
@@ -79,7 +77,7 @@ export interface RetentionSources {
   now: number;
 }
 
-export async function retentionReport(o: RetentionSources): Promise<RetentionReport> {
+export function retentionReport(o: RetentionSources): RetentionReport {
   const period = cleanupPeriod(o.claudeDir);
   const plansDir = path.join(o.claudeDir, 'plans');
   const periodMs = period.cleanupPeriodDays * DAY_MS;
@@ -95,20 +93,12 @@ export async function retentionReport(o: RetentionSources): Promise<RetentionRep
   plans.sort((a, b) => cmp(a.deletesAt, b.deletesAt) || cmp(a.filename, b.filename));
 
   const transcripts: DueTranscript[] = [];
-  // A home has thousands of logs: their stats are asked for a batch at a time, off the event loop.
-  const mains = o.sessions.logFiles().flatMap((file) => {
+  // The mtimes the session index read the logs at: the watchers keep them current, no stat is repeated.
+  for (const [file, mtimeMs] of o.sessions.logTimes()) {
     const { main, sessionId } = logOwner(file);
-    return main && sessionId !== null ? [{ file, sessionId }] : [];
-  });
-  for (let i = 0; i < mains.length; i += STAT_BATCH) {
-    const batch = mains.slice(i, i + STAT_BATCH);
-    const times = await Promise.all(batch.map(({ file }) => stat(file).then((s) => s.mtimeMs, () => null)));
-    batch.forEach(({ file, sessionId }, k) => {
-      const mtimeMs = times[k];
-      if (mtimeMs === null || mtimeMs === undefined) return; // gone already
-      const deletes = mtimeMs + periodMs;
-      if (deletes <= horizon) transcripts.push(dueTranscript(o.prompts, sessionId, file, mtimeMs, deletes));
-    });
+    if (!main || sessionId === null) continue;
+    const deletes = mtimeMs + periodMs;
+    if (deletes <= horizon) transcripts.push(dueTranscript(o.prompts, sessionId, file, mtimeMs, deletes));
   }
   transcripts.sort((a, b) => cmp(a.deletesAt, b.deletesAt) || cmp(a.file, b.file));
 

@@ -245,6 +245,11 @@ export class SessionIndex {
     return [...this.files.keys()];
   }
 
+  /** Every log with its mtime as last read (the watchers keep it current): no stat of its own. */
+  logTimes(): [file: string, mtimeMs: number][] {
+    return [...this.files].map(([file, tracked]) => [file, tracked.log.mtimeMs]);
+  }
+
   /**
    * Every log with its facts (transcripts/logFacts.ts): the one source of what is derived from the
    * transcripts. Restored facts are parsed as they are first read (see savedFacts.ts).
