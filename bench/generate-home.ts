@@ -20,7 +20,7 @@ import { writePlans } from './plan-files.js';
 import { Rng } from './rng.js';
 import { writeSessionLogs } from './session-logs.js';
 
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /** "2GB", "100MB", "512KB", "123" (bytes). Binary units: 1 GB = 1024³ bytes. */
 export function parseBytes(text: string): number {

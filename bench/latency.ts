@@ -87,8 +87,16 @@ export async function measureLatencies(run: RunContext, server: Server): Promise
     (b) => sameSet((JSON.parse(b.toString()) as { ids: string[] }).ids, facts.memory.ids));
   const someLinked = Object.keys(facts.plans).find((f) => facts.plans[f]?.sessionId) ?? Object.keys(facts.plans)[0];
   if (someLinked) lat.planContent = await latency(client, `/api/plans/${encodeURIComponent(someLinked)}/content`, opts);
-  // What happened after a plan's approval, and a page of its session's conversation (extensions).
-  if (someLinked) lat.planOutcome = await latency(client, `/api/plans/${encodeURIComponent(someLinked)}/outcome`, opts);
+  // What happened after a plan's approval (the generator writes the work after it: work-lines.ts), and a
+  // page of its session's conversation (extensions).
+  const approved = Object.keys(facts.plans).find((f) => facts.plans[f]?.sessionId && facts.history[f]?.events?.exited === 1);
+  const outcomeOf = approved ?? someLinked;
+  if (outcomeOf) {
+    lat.planOutcome = await latency(client, `/api/plans/${encodeURIComponent(outcomeOf)}/outcome`, opts, {}, approved === undefined ? undefined : (b) => {
+      const o = JSON.parse(b.toString()) as { files: unknown[]; tests: { runs: number }; commits: unknown[] };
+      return o.files.length >= 3 && o.tests.runs >= 2 && o.commits.length >= 1;
+    });
+  }
   const linkedSession = someLinked === undefined ? undefined : facts.plans[someLinked]?.sessionId;
   if (linkedSession) lat.transcriptPage = await latency(client, `/api/sessions/${encodeURIComponent(linkedSession)}/transcript?limit=50`, opts);
   client.close();

@@ -24,7 +24,7 @@ export const HUGE_MIN = 256 * 1024;
 export const HUGE_MAX = 4 * MB;
 
 /** The common tail of conversation lines, in the order Claude Code writes it. */
-function tail(rng: Rng, ctx: LineContext): string {
+export function tail(rng: Rng, ctx: LineContext): string {
   const uuid = rng.uuid();
   ctx.parent = uuid;
   ctx.time += rng.int(50, 40_000);
@@ -34,7 +34,7 @@ function tail(rng: Rng, ctx: LineContext): string {
     `,"version":"2.1.329","gitBranch":"main"` + (ctx.slug ? `,"slug":"${ctx.slug}"` : '') + '}\n';
 }
 
-function head(ctx: LineContext): string {
+export function head(ctx: LineContext): string {
   return `{"parentUuid":${ctx.parent ? `"${ctx.parent}"` : 'null'},"isSidechain":${ctx.agentId ? 'true' : 'false'}`;
 }
 
@@ -171,7 +171,7 @@ export class LineFactory {
   }
 
   /** A tool_use block in an assistant line, then its tool_result in a user line (with `toolUseResult` unless null). */
-  private toolCall(w: FileWriter, ctx: LineContext, name: string, input: unknown, result: { content: string; isError: boolean; toolUseResult: unknown }): void {
+  toolCall(w: FileWriter, ctx: LineContext, name: string, input: unknown, result: { content: string; isError: boolean; toolUseResult: unknown }): void {
     const rng = this.rng;
     const id = `toolu_01${rng.hex(22)}`;
     w.write(`${head(ctx)},"message":{"id":"msg_01${rng.hex(22)}","type":"message","role":"assistant","model":"claude-opus-4-5",` +

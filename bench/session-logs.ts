@@ -1,6 +1,7 @@
 // Writing the home's session logs: each session's main log and its subagent logs, sized from a skewed share
 // of the byte budget, with the plan's story (plan-story.ts: Write, Edit, MultiEdit, ExitPlanMode) once the
-// session is in plan mode, plus files in a project folder that are not sessions.
+// session is in plan mode, the work done once it is approved (work-lines.ts), plus files in a project
+// folder that are not sessions.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { buildStory, expectedHistory, lastExitApproved, shortSha, storyBytes, ty
 import { planMarkdown } from './plan-text.js';
 import { Rng } from './rng.js';
 import { ADJ, GERUND, NOUN, THING, VERB, titleCase } from './vocabulary.js';
+import { writeWorkAfterApproval } from './work-lines.js';
 
 export interface LogFacts {
   sessions: SessionFact[];
@@ -195,7 +197,10 @@ function writeLog(opts: {
     const step = steps[next++]!;
     const before = w.written;
     lines.storyStep(w, ctx, opts.story!.planFile, step);
-    if (next === steps.length && lastExitApproved(steps) && opts.planFile) lines.planModeExitAttachment(w, ctx, opts.planFile);
+    if (next === steps.length && lastExitApproved(steps) && opts.planFile) {
+      lines.planModeExitAttachment(w, ctx, opts.planFile);
+      if (!opts.subagent) writeWorkAfterApproval(lines, opts.rng, w, ctx);
+    }
     storyWritten += w.written - before;
   };
   const emitDue = (): void => {

@@ -213,6 +213,35 @@ describe('generateHome', () => {
     }
   });
 
+  it('writes the work done after an approved plan: todos, edits with sidecars, a failing then passing test run, a commit', () => {
+    let checked = 0;
+    for (const [filename, want] of Object.entries(facts.history)) {
+      const plan = facts.plans[filename];
+      if (want.events?.exited !== 1 || !plan?.sessionId) continue;
+      const log = walk(path.join(homeA, 'projects')).find((f) => f.endsWith(`${plan.sessionId}.jsonl`))!;
+      const lines = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, unknown>;
+        } catch {
+          return {};
+        }
+      });
+      const exit = lines.findIndex((l) => (l.attachment as { type?: string } | undefined)?.type === 'plan_mode_exit');
+      expect(exit).toBeGreaterThan(0);
+      const after = lines.slice(exit + 1);
+      const uses = after.flatMap((l) => ((l.message as { content?: unknown })?.content instanceof Array ? (l.message as { content: Record<string, unknown>[] }).content : []))
+        .filter((c) => c.type === 'tool_use') as { name: string; input: Record<string, unknown> }[];
+      expect(uses.filter((u) => u.name === 'TodoWrite').length).toBeGreaterThanOrEqual(2);
+      expect(uses.filter((u) => u.name === 'Edit').length).toBeGreaterThanOrEqual(2);
+      expect(uses.filter((u) => u.name === 'Bash' && u.input.command === 'npm test')).toHaveLength(2);
+      expect(uses.some((u) => u.name === 'Bash' && String(u.input.command).includes('git commit -m'))).toBe(true);
+      expect(after.some((l) => (l.toolUseResult as { structuredPatch?: unknown } | undefined)?.structuredPatch !== undefined)).toBe(true);
+      expect(after.some((l) => l.type === 'system' && l.subtype === 'turn_duration')).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it('reports exact search hits', () => {
     const plansDir = path.join(homeA, 'plans');
     const texts = new Map(fs.readdirSync(plansDir).map((n) => [n, fs.readFileSync(path.join(plansDir, n), 'utf8').toLowerCase()]));
