@@ -13,6 +13,8 @@ import { query, useTestEnv } from './helpers/setup.js';
 const PLAN = 'wombat-tidy-brave-fox.md';
 const SESSION = '5e55104e-0000-4000-8000-0000000000d1';
 const AGENT = 'a0f1e2d3c4b5a6978';
+/** A subagent whose call's result does not name it: only its .meta.json's toolUseId ties it to the call. */
+const QUIET_AGENT = 'a9e8d7c6b5a4f3e21';
 const TEXT = '# Plan: Tidy the wombat cache\n\n1. Clear src/wombat.ts\n';
 const HOSTILE = 'Done, **all tidy**. <img src=x onerror="window.__xss=1"> <script>window.__xss=2</script> [click](javascript:window.__xss=3)';
 
@@ -34,11 +36,12 @@ async function addSession(fx: Fixture): Promise<void> {
   const exit = exitPlanMode(ctx(2));
   const test = toolUse(ctx(4), 'Bash', { command: 'npm test -- wombat' });
   const agent = toolUse(ctx(5), 'Agent', { description: 'Find the wombats', prompt: 'Find every wombat', subagent_type: 'Explore' });
+  const quiet = toolUse(ctx(6), 'Task', { description: 'Count the quokkas', prompt: 'Count every quokka', subagent_type: 'general-purpose' });
   const compaction = JSON.stringify({ parentUuid: null, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: ctx(7).at, cwd, sessionId: SESSION, uuid: 'u-compact', compactMetadata: { trigger: 'auto', preTokens: 1000 } });
   const lines = [
     prompt(ctx(0), 'Tidy the quagga cache please'), planModeAttachment(ctx(0), 'plan_mode', planPath), write(ctx(1), planPath, TEXT), exit.line, toolResult(ctx(3), exit.id, APPROVED),
     test.line, toolResult(ctx(4), test.id, 'Tests 3 passed (wombat)'), agent.line, toolResult(ctx(6), agent.id, `Found 3 wombats.\nagentId: ${AGENT} (for resuming)`),
-    answer(ctx(6), HOSTILE), compaction,
+    quiet.line, toolResult(ctx(6), quiet.id, 'There are 7 quokkas.'), answer(ctx(6), HOSTILE), compaction,
   ];
   // Enough lines that the log takes more than one page (200 lines a page).
   for (let i = 0; i < 230; i++) lines.push(i % 2 ? answer(ctx(8 + i), `Filler answer ${i}`) : prompt(ctx(8 + i), `Filler prompt ${i}`));
@@ -49,6 +52,10 @@ async function addSession(fx: Fixture): Promise<void> {
   await writeFile(path.join(dir, SESSION, 'subagents', `agent-${AGENT}.jsonl`), [
     prompt(ctx(5, AGENT), 'Find every wombat'), answer(ctx(6, AGENT), 'The subagent found three wombats'),
   ].join('\n') + '\n');
+  await writeFile(path.join(dir, SESSION, 'subagents', `agent-${QUIET_AGENT}.jsonl`), [
+    prompt(ctx(6, QUIET_AGENT), 'Count every quokka'), answer(ctx(6, QUIET_AGENT), 'Seven quokkas counted'),
+  ].join('\n') + '\n');
+  await writeFile(path.join(dir, SESSION, 'subagents', `agent-${QUIET_AGENT}.meta.json`), JSON.stringify({ agentType: 'general-purpose', description: 'Count the quokkas', toolUseId: quiet.id }));
   await writeFile(planPath, TEXT);
 }
 
@@ -116,6 +123,11 @@ describe('the session view', () => {
     const nested = page.getByRole('list', { name: 'Subagent thread' });
     await nested.locator('.entry-markdown', { hasText: 'The subagent found three wombats' }).waitFor();
     expect(await nested.locator('li.entry-prompt .entry-text').textContent()).toBe('Find every wombat');
+    // Tied to its call by the meta file alone: nested under that call, not listed apart.
+    const quiet = convo.locator('li.entry', { has: page.locator(`.subagent[data-agent-id="${QUIET_AGENT}"]`) });
+    expect(await quiet.count()).toBe(1);
+    expect(await quiet.locator('.subagent-toggle').textContent()).toContain('general-purpose: Count the quokkas');
+    expect(await quiet.textContent()).toContain('Task');
   }, 120_000);
 
   it('opens at a linked entry, highlighted, and again after a reload', async () => {

@@ -63,6 +63,7 @@ export const SessionCardSchema = Type.Object({
     agentId: Type.String(),
     type: NullableString('agentType from its .meta.json'),
     description: NullableString('description from its .meta.json'),
+    toolUseId: NullableString('The Task / Agent call that started it (toolUseId from its .meta.json): the session view nests its thread under that call'),
   }, { additionalProperties: false })),
   plans: Type.Array(Type.String(), { description: 'File names of listed plans it belongs to' }),
   unreadLines: Type.Integer({ description: 'Lines of its logs longer than the reader\'s per-line limit (32 MiB), whose facts are not known: when not 0, the card may miss what they hold' }),

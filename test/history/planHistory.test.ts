@@ -78,7 +78,7 @@ beforeAll(async () => {
   await log(path.join(project, A, 'subagents', 'agent-a1b2c3d4e5f6a7b8c.jsonl'), [
     write({ ...now(20), agentId: 'a1b2c3d4e5f6a7b8c' }, agentPlan, '# Research: themes\n'),
   ]);
-  await writeFile(path.join(project, A, 'subagents', 'agent-a1b2c3d4e5f6a7b8c.meta.json'), JSON.stringify({ agentType: 'Plan', description: 'Research themes' }));
+  await writeFile(path.join(project, A, 'subagents', 'agent-a1b2c3d4e5f6a7b8c.meta.json'), JSON.stringify({ agentType: 'Plan', description: 'Research themes', toolUseId: 'toolu_01research' }));
   await home.plan('dark-mode-happy-otter-agent-a1b2c3d4e5f6a7b8c.md', '# Research: themes\n');
   // B resumes A's plan, then gets a new slug and a plan of its own.
   const second = path.join(plans, 'second-plan-brave-lynx.md');
@@ -237,7 +237,7 @@ describe('session cards', () => {
       costUsd: 1.25,
       linesAdded: 120,
       linesRemoved: 30,
-      subagents: [{ agentId: 'a1b2c3d4e5f6a7b8c', type: 'Plan', description: 'Research themes' }],
+      subagents: [{ agentId: 'a1b2c3d4e5f6a7b8c', type: 'Plan', description: 'Research themes', toolUseId: 'toolu_01research' }],
       plans: ['dark-mode-happy-otter-agent-a1b2c3d4e5f6a7b8c.md', 'dark-mode-happy-otter.md'],
       unreadLines: 0,
       resumeCommand: `cd ${repo} && claude --resume ${A}`,

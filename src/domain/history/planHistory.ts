@@ -363,15 +363,12 @@ export function titleOf(facts: SessionFacts): string | null {
 function subagentOf(log: string): SessionCard['subagents'][number] {
   const agentId = path.basename(log, '.jsonl').replace(/^agent-/, '');
   try {
-    const meta = JSON.parse(readSmallTextSync(log.replace(/\.jsonl$/, '.meta.json'), META_MAX_BYTES) ?? 'null') as { agentType?: unknown; description?: unknown } | null;
+    const meta = JSON.parse(readSmallTextSync(log.replace(/\.jsonl$/, '.meta.json'), META_MAX_BYTES) ?? 'null') as { agentType?: unknown; description?: unknown; toolUseId?: unknown } | null;
     if (meta === null || typeof meta !== 'object') throw new Error('no meta');
-    return {
-      agentId,
-      type: typeof meta.agentType === 'string' ? meta.agentType : null,
-      description: typeof meta.description === 'string' ? meta.description : null,
-    };
+    const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+    return { agentId, type: text(meta.agentType), description: text(meta.description), toolUseId: text(meta.toolUseId) };
   } catch {
-    return { agentId, type: null, description: null };
+    return { agentId, type: null, description: null, toolUseId: null };
   }
 }
 

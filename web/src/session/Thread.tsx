@@ -46,17 +46,20 @@ export function Thread({ sessionId, agent, start, highlight, onLink, card }: Pro
     return byCall;
   }, [t.entries]);
   const calls = useMemo(() => new Set(t.entries.filter((e) => e.kind === 'tool-call' && e.toolUseId).map((e) => e.toolUseId)), [t.entries]);
-  // A subagent is nested under the call that started it when its result names it; the rest are listed.
+  // A subagent is nested under the call that started it: the call its .meta.json names, else the call whose
+  // result names it (logs without the meta file); the rest are listed.
   const nestedAt = useMemo(() => {
     const at = new Map<number, string>();
+    const startedBy = new Map((card?.subagents ?? []).filter((a) => a.toolUseId).map((a) => [a.toolUseId!, a.agentId]));
     for (const e of t.entries) {
       if (e.kind !== 'tool-call' || !e.toolUseId) continue;
+      const named = startedBy.get(e.toolUseId);
       const text = results.get(e.toolUseId)?.text ?? '';
-      const id = t.subagents.find((a) => text.includes(a));
+      const id = named !== undefined && t.subagents.includes(named) ? named : t.subagents.find((a) => text.includes(a));
       if (id !== undefined && ![...at.values()].includes(id)) at.set(e.cursor, id);
     }
     return at;
-  }, [t.entries, t.subagents, results]);
+  }, [t.entries, t.subagents, results, card]);
 
   // More on scroll: the button coming into view asks for the next page.
   useEffect(() => {
