@@ -1,4 +1,5 @@
-// The task list of a plan's outcome from the newer task tools (TaskCreate, TaskUpdate), and a session's own
+// The task list of a plan's outcome from the newer task tools (TaskCreate, TaskUpdate) and the `task_status`
+// attachments Claude Code writes (attachment first in the line, its keys in an order of their own), and a session's own
 // total (a cost-state line) winning over the price table in GET /api/costs, in Claude Code's shapes on a real
 // server. Figures worked out by hand below.
 import path from 'node:path';
@@ -14,6 +15,14 @@ let home: TempHome;
 let server: Running;
 
 const at = (minute: number, second = 0) => new Date(Date.UTC(2026, 10, 12, 9, minute, second)).toISOString();
+
+/** A `task_status` attachment line, the attachment before the line's other keys. */
+function taskStatus(ctx: LineContext, fields: Record<string, unknown>): string {
+  return JSON.stringify({
+    attachment: { ...fields, type: 'task_status' }, type: 'attachment', parentUuid: null, isSidechain: false,
+    uuid: `u-${ctx.at}`, timestamp: ctx.at, userType: 'external', cwd: ctx.cwd, sessionId: ctx.sessionId, version: '2.1.240',
+  });
+}
 
 beforeAll(async () => {
   home = await TempHome.create();
@@ -42,6 +51,10 @@ beforeAll(async () => {
     renamed.line, toolResult(ctx(9, 5), renamed.id, 'Updated task #3 subject, status'),
     // A call that failed changes nothing.
     refused.line, toolResult(ctx(10, 5), refused.id, 'Task not found', true),
+    // Claude Code reports task changes as attachments: #3 done, a task the calls never made, and one it cannot read.
+    taskStatus(ctx(10, 20), { status: 'completed', taskId: '3' }),
+    taskStatus(ctx(10, 30), { task_id: 9, description: 'Run the cart benchmarks', status: 'in_progress' }),
+    taskStatus(ctx(10, 40), { status: 'completed' }),
     // Priced by the table: Sonnet 4.5, (1,000,000 × 3) / 1e6 = 3.00 at 09:11 and (200,000 × 15) / 1e6 = 3.00 at 09:12.
     modelAnswer(ctx(11), 'claude-sonnet-4-5', 'msg_1', { input_tokens: 1_000_000 }),
     modelAnswer(ctx(12), 'claude-sonnet-4-5', 'msg_2', { output_tokens: 200_000 }),
@@ -62,11 +75,12 @@ afterAll(async () => {
 });
 
 describe('a plan worked through the task tools', () => {
-  it('lists the tasks as they ended: created, updated, renamed, a deleted one gone, a failed update ignored', async () => {
+  it('lists the tasks as they ended: created, updated, renamed, a deleted one gone, a failed update ignored, attachments applied', async () => {
     const outcome = await server.json<PlanOutcome>('/api/plans/cart-rework-quiet-elk.md/outcome');
     expect(outcome.tasks).toEqual([
       { content: 'Split the cart store', status: 'completed' },
-      { content: 'Write the upgrade note', status: 'in_progress' },
+      { content: 'Write the upgrade note', status: 'completed' },
+      { content: 'Run the cart benchmarks', status: 'in_progress' },
     ]);
     expect(outcome.steps.map((s) => [s.status, s.evidence])).toEqual([['done', ['task “Split the cart store”: completed']]]);
   });

@@ -1,6 +1,6 @@
 // The work a session did, as its lines say: every tool call (which tool, when, which file or command, where
 // the line is), whether its result was an error, the tokens each model answer used, the time each turn
-// took, and pull requests opened. What a call changed (its diff, its lines added and removed) and a task
+// took, pull requests opened, and `task_status` attachments (kept as calls of that name). What a call changed (its diff, its lines added and removed) and a task
 // list's states are read from the call's line again when an outcome is asked for (domain/outcome/), so the
 // pass over every log keeps only what places the work in time.
 import { isSessionId } from '../../sessions/values.js';
@@ -85,6 +85,9 @@ export interface WorkFacts {
 
 const ANSWERS_KEPT = 16;
 
+/** The attachment type of a task list's change, kept among the calls under this name. */
+export const TASK_STATUS = 'task_status';
+
 /** Tools that write a file, and the input member naming it. */
 const FILE_TOOLS = new Map([['Write', K.file_path], ['Edit', K.file_path], ['MultiEdit', K.file_path], ['NotebookEdit', W.notebook_path]]);
 
@@ -120,6 +123,15 @@ function workLine(facts: WorkFacts, line: LineView, head: LineHead): void {
       if (shortString(line, W.subtype) === 'turn_duration') {
         const ms = line.num(W.durationMs);
         if (ms !== null && Number.isFinite(ms) && ms >= 0) facts.turns.push({ at: head.at, sessionId: head.sessionId, ms: Math.round(ms) });
+      }
+      return;
+    case 'attachment':
+      // A task list's change Claude Code reported (read whole when an outcome asks: domain/outcome/tasks.ts).
+      if (line.node(K.attachment)?.get(K.type)?.str(TASK_STATUS.length + 1) === TASK_STATUS) {
+        facts.calls.push({
+          id: `${TASK_STATUS}@${head.line.start}`, name: TASK_STATUS, at: head.at, sessionId: head.sessionId, agentId: head.agentId,
+          target: null, line: head.line, error: false, result: null,
+        });
       }
       return;
     case 'pr-link': {
