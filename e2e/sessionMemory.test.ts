@@ -46,6 +46,8 @@ describe('the session view\'s Memory tab', () => {
     const cut = panel.getByTestId('index-cut');
     await cut.waitFor();
     expect(await cut.textContent()).toMatch(/^Claude Code loaded 200 of 230 lines .* from line 201, was cut past the 200-line limit\.$/);
+    // The session wrote memory in that folder: that is how it is known.
+    expect(await panel.locator('.session-memory-folder').textContent()).toContain('The session wrote memory there.');
     await panel.getByRole('button', { name: 'Show that version' }).click();
     const text = panel.getByTestId('index-version-text');
     await text.locator('.cut-marker').waitFor();

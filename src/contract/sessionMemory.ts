@@ -61,10 +61,15 @@ export const SessionMemorySchema = Type.Object({
   startedAt: NullableString('The session\'s first timestamp: "at start" means at or before it'),
   cwd: NullableString('The working directory the session started in'),
   projectKey: NullableString('The project folder (<claude>/projects/<key>) of its default memory folder: the git root\'s encoded path'),
-  folder: Type.Unsafe<{ sourceId: string; dir: string; project: string } | null>({
-    ...Type.Object({ sourceId: Type.String(), dir: Type.String(), project: Type.String() }, { additionalProperties: false }),
+  folder: Type.Unsafe<{ sourceId: string; dir: string; project: string; chosenBy: 'writes' | 'attachments' | 'settings' } | null>({
+    ...Type.Object({
+      sourceId: Type.String(), dir: Type.String(), project: Type.String(),
+      chosenBy: Type.Union([Type.Literal('writes'), Type.Literal('attachments'), Type.Literal('settings')], {
+        description: 'How the folder is known: writes: the session itself wrote memory files there; attachments: memories of that folder were shown to it; settings: neither, so the folder the settings name now (they may have changed since)',
+      }),
+    }, { additionalProperties: false }),
     nullable: true,
-    description: 'The memory folder the session read (one of the sources of GET /api/memory), as the settings say now; null when none is listed',
+    description: 'The memory folder the session read (one of the sources of GET /api/memory): the one its own memory writes or memory attachments name, else the one the settings name now; null when none is listed',
   }),
   atStart: Type.Object({
     index: Type.Unsafe<(Static<typeof FileAtStartSchema> & { load: Static<typeof LoadCutSchema> | null }) | null>({

@@ -114,7 +114,7 @@ describe('GET /api/sessions/{id}/memory', () => {
     expect(body.startedAt).toBe(at(9, 0));
     expect(body.cwd).toBe(repo);
     expect(body.projectKey).toBe(key);
-    expect(body.folder).toEqual({ sourceId: key, dir: await realpath(memDir), project: 'webapp' });
+    expect(body.folder).toEqual({ sourceId: key, dir: await realpath(memDir), project: 'webapp', chosenBy: 'writes' });
     expect(body.incomplete).toBe(false);
 
     const indexVersions = await history(`${key}/MEMORY.md`);

@@ -61,7 +61,7 @@ describe('a session whose memory folder an autoMemoryDirectory setting names', (
 
     const body = await server.json<SessionMemoryBody>(`/api/sessions/${S}/memory`);
     expect(body.projectKey).toBe(encodeCwd(repo));
-    expect(body.folder).toEqual({ sourceId: index.sourceId, dir, project: 'shop' });
+    expect(body.folder).toEqual({ sourceId: index.sourceId, dir, project: 'shop', chosenBy: 'attachments' });
     expect(body.atStart.index).toMatchObject({ id: index.id, file: 'MEMORY.md', at: at(7) });
     expect(body.atStart.index!.load).toMatchObject({ truncated: false, totalLines: 2 });
     expect(body.atStart.topics.map((t) => [t.id, t.at])).toEqual([[prices.id, at(7)]]);

@@ -39,6 +39,7 @@ export function SessionMemory({ sessionId }: { sessionId: string }) {
           <>
             <p className="session-memory-folder">
               From <code>{m.folder.dir}</code>{m.startedAt && <> as it was when the session started, <When at={m.startedAt} /></>}.
+              {' '}<span className="muted">{CHOSEN_BY[m.folder.chosenBy]}</span>
             </p>
             {m.atStart.index === null ? <p className="muted">No MEMORY.md then.</p> : <IndexAtStart index={m.atStart.index} sourceId={sourceId} />}
             <h3>Topics then</h3>
@@ -129,6 +130,13 @@ function TopicAtStart({ topic, sourceId }: { topic: FileAtStart; sourceId: strin
     </li>
   );
 }
+
+/** How the folder is known (the settings may have moved it since the session ran). */
+const CHOSEN_BY = {
+  writes: 'The session wrote memory there.',
+  attachments: 'The memories it was handed came from there.',
+  settings: 'The folder the settings name now: the session shows no other, but the settings may have changed since it ran.',
+} as const;
 
 const KIND = { nested_memory: 'Nested memory', relevant_memories: 'Relevant memories' } as const;
 

@@ -1,7 +1,9 @@
-// What a session saw of memory: its auto-memory folder as it was when the session started (MEMORY.md and the
-// topics, each the version of its history at or before the session's first line, the index with what the
-// load budget kept of that version), the memory attachments it was handed (sessionAttachments.ts), and the
-// memory files it wrote (the memoryWrites facts, each with the version it made).
+// What a session saw of memory: its auto-memory folder (the one its own writes or attachments show, else the
+// one the settings name now) as it was when the session started (MEMORY.md and the topics, each the version of
+// its history at or before the session's first line, the index with what the load budget kept of that
+// version), the memory attachments it was handed (sessionAttachments.ts), and the memory files it wrote (the
+// memoryWrites facts, each with the version it made).
+import path from 'node:path';
 import type { FileAtStart, LoadCut, SessionMemoryBody, SessionMemoryWrite } from '../../../contract/sessionMemory.js';
 import type { MemoryVersion } from '../../../contract/memoryHistory.js';
 import type { MemorySource } from '../../types.js';
@@ -37,7 +39,7 @@ export async function sessionMemory(sessionId: string, o: SessionMemorySources):
   const root = cwd === null ? null : gitRootOf(cwd);
   const projectKey = root !== null ? encodeProjectPath(root) : mainLog === null ? null : logOwner(mainLog).folder;
   const { sources } = await o.memory.list();
-  const folder = folderRead(sources, projectKey, cwd, root);
+  const folder = folderUsed(sources, sessionId, mine) ?? settingsFolder(sources, projectKey, cwd, root);
   const histories = new Map<string, MemoryFileHistory | null>();
   const historyOf = async (id: string): Promise<MemoryFileHistory | null> => {
     if (!histories.has(id)) histories.set(id, await o.history.history(id));
@@ -48,24 +50,55 @@ export async function sessionMemory(sessionId: string, o: SessionMemorySources):
     startedAt: firstAt,
     cwd,
     projectKey,
-    folder: folder === null ? null : { sourceId: folder.id, dir: folder.dir, project: folder.project },
-    atStart: folder === null ? { index: null, topics: [] } : await atStart(folder.id, firstAt, o, historyOf),
+    folder: folder === null ? null : { sourceId: folder.source.id, dir: folder.source.dir, project: folder.source.project, chosenBy: folder.by },
+    atStart: folder === null ? { index: null, topics: [] } : await atStart(folder.source.id, firstAt, o, historyOf),
     ...sessionAttachments(sessionId, mine, await listedIds(o)),
     wrote: await writesOf(sessionId, mine, historyOf),
     incomplete: mine.some(({ facts }) => facts.counts.oversized > 0),
   };
 }
 
+type ChosenFolder = { source: MemorySource; by: 'writes' | 'attachments' | 'settings' };
+
+/**
+ * The auto-memory folder the session itself shows it used: the listed folder its main thread wrote memory
+ * files in, else the one holding the memories its relevant_memories attachments named (subagents' own memory
+ * folders aside). The settings may have moved the folder since the session ran; what it did cannot have.
+ */
+function folderUsed(sources: readonly MemorySource[], sessionId: string, mine: readonly { facts: LogFacts }[]): ChosenFolder | null {
+  const folders = sources.filter((s) => !isAgentFolder(s));
+  const holding = (filePath: string): MemorySource | undefined =>
+    folders.find((s) => filePath.startsWith(s.dir.endsWith(path.sep) ? s.dir : s.dir + path.sep));
+  for (const { facts } of mine) {
+    for (const write of facts.memory.writes) {
+      if (write.sessionId !== sessionId || write.agentId !== null) continue;
+      const source = folders.find((s) => s.kind === 'project' && s.id === write.key) ?? holding(write.filePath);
+      if (source !== undefined) return { source, by: 'writes' };
+    }
+  }
+  for (const { facts } of mine) {
+    for (const read of facts.memoryReads.reads) {
+      if (read.kind !== 'relevant_memories' || read.agentId !== null) continue;
+      for (const file of read.paths) {
+        const source = holding(file);
+        if (source !== undefined) return { source, by: 'attachments' };
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * The one auto-memory folder Claude Code reads for the session, as the settings say now: a repository's
  * autoMemoryDirectory, else the user's, else the git root's default folder.
  */
-function folderRead(sources: readonly MemorySource[], key: string | null, cwd: string | null, root: string | null): MemorySource | null {
+function settingsFolder(sources: readonly MemorySource[], key: string | null, cwd: string | null, root: string | null): ChosenFolder | null {
   const readers = sources.filter((s) => s.kind === 'custom' && s.active);
   const own = readers.find((s) => s.cwd !== null && (s.cwd === cwd || s.cwd === root) && !isAgentFolder(s));
   const shared = readers.find((s) => s.project === ALL_PROJECTS);
   const byDefault = sources.find((s) => s.kind === 'project' && s.id === key && s.active);
-  return own ?? shared ?? byDefault ?? null;
+  const source = own ?? shared ?? byDefault ?? null;
+  return source === null ? null : { source, by: 'settings' };
 }
 
 /** A subagent's own memory folder (sources.ts names those `<repo> agent: <name>`): not the session's. */
