@@ -41,8 +41,11 @@ export interface ParsedFile {
   wikiTargets: string[];
   /** foldCase of the whole raw text, for search; null for a file larger than PARSED_BYTES (searched from disk). */
   folded: string | null;
-  /** What the health check reads (care/): taken here so that a check reads no file again. */
-  facts: FileFacts;
+  /**
+   * What the health check reads (care/), made from the bytes read here on the first look (a check reads no
+   * file again), not before: a listing that no health check follows (an agent's search) does not pay for it.
+   */
+  readonly facts: FileFacts;
 }
 
 /**
@@ -56,6 +59,7 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
   const type = field(data.type);
   // Both kinds of link start with `[`: a quarter of typical memory files has none, and the scan is per line.
   const links = body.includes('[') ? extractLinks(body, MAX_LINKS_PER_FILE) : { markdown: [], wikilinks: [] };
+  let facts: FileFacts | null = null;
   return {
     size,
     mtimeMs,
@@ -69,7 +73,10 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
     markdownTargets: links.markdown,
     wikiTargets: links.wikilinks,
     folded: size <= PARSED_BYTES ? foldCase(text) : null,
-    facts: fileFacts(text, frontmatter, isIndex, MAX_LINKS_PER_FILE),
+    get facts(): FileFacts {
+      facts ??= fileFacts(text, frontmatter, isIndex, MAX_LINKS_PER_FILE);
+      return facts;
+    },
   };
 }
 
