@@ -99,6 +99,13 @@ export async function measureLatencies(run: RunContext, server: Server): Promise
   }
   const linkedSession = someLinked === undefined ? undefined : facts.plans[someLinked]?.sessionId;
   if (linkedSession) lat.transcriptPage = await latency(client, `/api/sessions/${encodeURIComponent(linkedSession)}/transcript?limit=50`, opts);
+  // The session's card (it names the plan) and what it saw of memory (extensions).
+  if (linkedSession && someLinked) {
+    lat.sessionCard = await latency(client, `/api/sessions/${encodeURIComponent(linkedSession)}`, opts, {},
+      (b) => (JSON.parse(b.toString()) as { plans: string[] }).plans.includes(someLinked));
+    lat.sessionMemory = await latency(client, `/api/sessions/${encodeURIComponent(linkedSession)}/memory`, opts, {},
+      (b) => (JSON.parse(b.toString()) as { sessionId: string }).sessionId === linkedSession);
+  }
   client.close();
   for (const [name, r] of Object.entries(lat)) {
     if (r.status !== 200 && !(name === 'plans304' && r.status === 304)) warn(`${name}: status ${r.status}`);

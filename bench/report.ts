@@ -81,6 +81,8 @@ export function report(r: Partial<Results> & Pick<Results, 'home' | 'readFloor' 
   latRow('/api/plans/{f}/content', 'planContent');
   latRow('/api/plans/{f}/outcome', 'planOutcome', 200);
   latRow('/api/sessions/{id}/transcript (50 entries)', 'transcriptPage', 100);
+  latRow('/api/sessions/{id} (a session card)', 'sessionCard');
+  latRow('/api/sessions/{id}/memory', 'sessionMemory');
   const tp = r.throughput;
   add(`/api/plans req/s (${tp?.connections ?? 16} conns)`, fmt(tp?.requestsPerSec, 0), '>= 1000',
     tp ? tp.requestsPerSec >= 1000 : false, '176');

@@ -108,6 +108,20 @@ export class HistoryIndex {
     return sessions;
   }
 
+  /**
+   * The plan paths (as sessionsOf() matches them) a session's writes name, and those its plan-mode attachments
+   * name: one pass over the logs, where asking sessionsOf() of every written file would make as many.
+   */
+  pathsOfSession(sessionId: string): { written: Set<string>; named: Set<string> } {
+    const written = new Set<string>();
+    const named = new Set<string>();
+    for (const [, facts] of this.sessions.logs()) {
+      for (const mode of facts.plans.modes) if (mode.sessionId === sessionId && mode.planFilePath !== null) named.add(this.planPath(mode.planFilePath));
+      for (const write of facts.plans.writes) if (write.sessionId === sessionId) written.add(this.planPath(write.filePath));
+    }
+    return { written, named };
+  }
+
   /** The cwd a session started in (see transcripts/extractors/links.ts), or null when no log says. */
   cwdOf(sessionId: string): string | null {
     return this.sessions.cwdForSession(sessionId);
