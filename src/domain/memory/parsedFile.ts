@@ -60,6 +60,8 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
   // Both kinds of link start with `[`: a quarter of typical memory files has none, and the scan is per line.
   const links = body.includes('[') ? extractLinks(body, MAX_LINKS_PER_FILE) : { markdown: [], wikilinks: [] };
   let facts: FileFacts | null = null;
+  // Held only until the facts are made.
+  let source: { text: string; frontmatter: typeof frontmatter } | null = { text, frontmatter };
   return {
     size,
     mtimeMs,
@@ -74,7 +76,10 @@ export function parseFile(text: string, size: number, mtimeMs: number, lineCount
     wikiTargets: links.wikilinks,
     folded: size <= PARSED_BYTES ? foldCase(text) : null,
     get facts(): FileFacts {
-      facts ??= fileFacts(text, frontmatter, isIndex, MAX_LINKS_PER_FILE);
+      if (facts === null) {
+        facts = fileFacts(source!.text, source!.frontmatter, isIndex, MAX_LINKS_PER_FILE);
+        source = null;
+      }
       return facts;
     },
   };
