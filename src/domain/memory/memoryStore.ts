@@ -8,6 +8,7 @@ import { openRegularFile, readHeadSync, type Head } from '../files.js';
 import { type Logger, type MemoryListing, silentLogger } from '../types.js';
 import { type LoadedMemory, type MemoryProjectInfo, loadMemory } from './loader.js';
 import { ParsedFileCache } from './parsedFile.js';
+import { TimeSlicer } from '../timeSlicer.js';
 
 export type { MemoryProjectInfo } from './loader.js';
 
@@ -73,9 +74,21 @@ export class MemoryStore {
     return file === null ? null : readHeadSync(file.filepath, maxBytes, file.links);
   }
 
-  /** The listing with each source's scanned files and their parses: what a health check and a fix read. */
+  /**
+   * The listing with each source's scanned files and their parses, their health-check facts made (a slice at
+   * a time: a first check of a large home's files would otherwise hold the service): what a health check
+   * and a fix read.
+   */
   async snapshot(): Promise<Pick<LoadedMemory, 'listing' | 'files'>> {
-    return this.load();
+    const memory = await this.load();
+    const slicer = new TimeSlicer();
+    for (const files of memory.files.values()) {
+      for (const file of files) {
+        void file.parsed.facts;
+        await slicer.maybeYield();
+      }
+    }
+    return memory;
   }
 
   /** Ids of entries whose raw content (frontmatter included) contains q, case-insensitively. */
