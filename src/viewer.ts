@@ -303,7 +303,8 @@ export class Viewer {
       if (this.options.literalSearch !== false) this.plans.startSearchPrep();
       void this.history.start();
       this.finder.start();
-      void this.transcriptsReady.then(() => this.startKeeping());
+      // The copies wait for the heavy work of a start (the find index is the last): no pass competes with it.
+      void Promise.all([this.transcriptsReady, this.finder.built]).then(() => this.startKeeping(), () => undefined);
       // An agent (MCP, which serves no literal search) waits for the find index first: the first look at
       // every memory file and the watchers' crawl and catch-up pass share its thread only after that.
       const first = this.options.literalSearch === false ? this.finder.built : Promise.resolve();
@@ -496,7 +497,7 @@ export class Viewer {
     await this.transcriptsReady;
     await this.prompts.refresh();
     return retentionReport({
-      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, now: Date.now(),
+      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, kept: this.kept, now: Date.now(),
     });
   }
 

@@ -111,6 +111,8 @@ describe('a transcript deleted after the viewer kept it', () => {
     await expectServedFromCopy(server);
     // Nothing of the copy is outside the cache dir.
     expect(existsSync(s.log)).toBe(false);
+    const retention = await server.json<{ keptTranscripts: Record<string, unknown>; transcripts: unknown[] }>('/api/retention');
+    expect(retention.keptTranscripts).toMatchObject({ keeping: true, logs: 1, goneLogs: 1 });
 
     // A restart on the same cache dir, the log still gone.
     await server.close();
@@ -139,6 +141,7 @@ describe('a transcript deleted after the viewer kept it', () => {
     const server = await start(s, 0);
     await server.viewer.keepNow();
     expect(await keptDir(s.cacheDir)).toBeNull();
+    expect((await server.json<{ keptTranscripts: Record<string, unknown> }>('/api/retention')).keptTranscripts).toEqual({ keeping: false, logs: 0, goneLogs: 0, keptBytes: 0, limitBytes: 0 });
     await rm(s.log);
     await server.viewer.logChanged(s.log);
     expect((await server.get(`/api/sessions/${A}`)).status).toBe(404);

@@ -172,8 +172,10 @@ export class KeptLogs {
     // Newest first: the bound drops the oldest, so those are the last worth copying.
     const due = logs.filter(([file, mtimeMs]) => now - mtimeMs >= this.idleMs && this.entries.get(file)?.mtimeMs !== mtimeMs && !this.isGone(file))
       .sort((a, b) => b[1] - a[1]);
-    for (const [file] of due) {
+    for (const [file, mtimeMs] of due) {
       if (this.closed) return;
+      // Full, and every copy kept is of a newer log: this one would be dropped at once (oldest first).
+      if (this.keptBytes >= this.o.limitBytes && [...this.entries.values()].every((e) => e.mtimeMs >= mtimeMs)) return;
       await this.keep(file).catch((error: unknown) => this.logger.warn(`could not keep a copy of ${file}: ${String(error)}`));
       if (due.length > 1) await sleep(PAUSE_MS);
     }
