@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PlanVersion, SessionCard } from '../../src/domain/types.js';
+import { Viewer } from '../../src/viewer.js';
 import { startServer, type Running } from '../helpers/http.js';
 import { OpenApiChecker } from '../helpers/openapi.js';
 import { encodeCwd, TempHome, uuid } from '../helpers/home.js';
@@ -145,6 +146,22 @@ describe('a transcript deleted after the viewer kept it', () => {
     await rm(s.log);
     await server.viewer.logChanged(s.log);
     expect((await server.get(`/api/sessions/${A}`)).status).toBe(404);
+  });
+});
+
+describe('the agent\'s process', () => {
+  it('keeps no copy (only the server does)', async () => {
+    const s = await setup();
+    const viewer = await Viewer.open({
+      claudeDir: s.home.claude, homeDir: s.home.root, logger: { warn: () => undefined }, watch: false, cacheDir: s.cacheDir, literalSearch: false,
+    });
+    try {
+      await viewer.keepNow();
+      expect(viewer.kept.has(s.log)).toBe(false);
+      expect(await keptDir(s.cacheDir)).toBeNull();
+    } finally {
+      await viewer.close();
+    }
   });
 });
 

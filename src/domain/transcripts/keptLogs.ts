@@ -218,8 +218,11 @@ export class KeptLogs {
       if (this.objectExists(sha)) await rm(tmp, { force: true });
       else await rename(tmp, object);
       const keptBytes = (await stat(object)).size;
-      this.entries.set(file, { ...stamp, sha, keptBytes, keptAt: new Date().toISOString(), gone: false });
+      // Found gone while it was being copied again (the copy read it whole all the same): it stays gone.
+      const gone = this.entries.get(file)?.gone ?? false;
+      this.entries.set(file, { ...stamp, sha, keptBytes, keptAt: new Date().toISOString(), gone });
       if (previous !== undefined && previous.sha !== sha) this.release(previous.sha);
+      if (gone) void this.open(file);
       this.version++;
       this.prune();
       this.save();
