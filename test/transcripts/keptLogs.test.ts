@@ -1,7 +1,7 @@
 // The viewer's copies of logs (KeptLogs) on real files in a temp dir: a log that only grew is kept by
 // appending a gzip member to its copy (the decompressed copy equals the log), identical logs share one
 // copy, and an index that is not ours is ignored with a warning.
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -35,6 +35,19 @@ afterEach(async () => {
 });
 
 describe('KeptLogs', () => {
+  it('removes, at its first pass, the copies no entry refers to (a run killed before it saved its index)', async () => {
+    const log = path.join(root, 'a.jsonl');
+    await writeFile(log, lines(0, 10));
+    const orphan = path.join(dir, 'objects', `${'0'.repeat(64)}.gz`);
+    const notOurs = path.join(dir, 'objects', 'notes.txt');
+    await mkdir(path.dirname(orphan), { recursive: true });
+    await writeFile(orphan, 'left over');
+    await writeFile(notOurs, 'not ours');
+    const k = keeper();
+    await k.keepIdle(() => [[log, Date.now() - 1000]]);
+    expect((await readdir(path.join(dir, 'objects'))).sort()).toEqual([`${k.of(log)!.sha}.gz`, 'notes.txt'].sort());
+  });
+
   it('keeps a log that only grew by appending a member to its copy', async () => {
     const log = path.join(root, 'a.jsonl');
     await writeFile(log, lines(0, 200));
@@ -74,7 +87,10 @@ describe('KeptLogs', () => {
   it('reads its index back, and skips an index or entries that are not its own with a warning', async () => {
     const log = path.join(root, 'a.jsonl');
     await writeFile(log, lines(0, 10));
-    await keeper().keep(log);
+    const first = keeper();
+    await first.keep(log);
+    // The index is written a moment after changes, and when the keeper closes.
+    await first.close();
     expect(keeper().has(log)).toBe(true);
     const index = path.join(dir, 'index.json');
     const saved = JSON.parse(await readFile(index, 'utf8')) as { format: string; logs: [string, Record<string, unknown>][] };

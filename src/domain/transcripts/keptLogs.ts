@@ -7,34 +7,23 @@
 // of the logs with the oldest mtimes are dropped first. Only the server keeps copies; another process (the
 // agent's) reads the index and the opened copies, and writes nothing.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip, createGzip, type Gzip } from 'node:zlib';
-import { readCacheFileSync, TOO_LARGE } from '../files.js';
 import { silentLogger, type Logger } from '../types.js';
-import { copyLogBytes, registerKeptPaths, type LogStamp } from './lineReads.js';
+import { readKeptIndex, SHA, sweepUnreferenced, writeKeptIndex, type KeptLog } from './keptIndex.js';
+import { copyLogBytes, registerKeptPaths } from './lineReads.js';
 
-const FORMAT = 'plan-memory-viewer/kept-logs-1';
-const SHA = /^[0-9a-f]{64}$/;
-const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+export type { KeptLog } from './keptIndex.js';
+
 /** A log is copied once it has been idle this long: a running session's log grows with every turn. */
 export const KEEP_IDLE_MS = 60 * 60 * 1000;
 /** Between two logs copied in the background: the copies never crowd out requests. */
 const PAUSE_MS = 200;
-
-export interface KeptLog extends LogStamp {
-  /** The object (SHA-256 of the log's bytes) holding its copy. */
-  sha: string;
-  /** The copy's compressed size. */
-  keptBytes: number;
-  /** When it was copied (ISO). */
-  keptAt: string;
-  /** The log is gone from disk: its sessions are served from the copy. */
-  gone: boolean;
-}
+const SAVE_DELAY_MS = 1000;
 
 export interface KeptLogsOptions {
   /** This home's folder under the cache dir; null keeps nothing (the demo home, tests without a cache). */
@@ -49,7 +38,7 @@ export interface KeptLogsOptions {
 }
 
 export class KeptLogs {
-  private readonly entries = new Map<string, KeptLog>();
+  private entries = new Map<string, KeptLog>();
   private readonly objects: string;
   private readonly opened: string;
   private readonly logger: Logger;
@@ -69,7 +58,7 @@ export class KeptLogs {
     this.opened = o.dir === null ? '' : path.join(o.dir, 'open');
     this.logger = o.logger ?? silentLogger;
     this.idleMs = o.idleMs ?? KEEP_IDLE_MS;
-    if (o.dir !== null && o.limitBytes > 0) this.load();
+    if (o.dir !== null && o.limitBytes > 0) this.entries = readKeptIndex(o.dir, this.logger);
     this.unregister = registerKeptPaths(this);
   }
 
@@ -164,10 +153,19 @@ export class KeptLogs {
     this.closed = true;
     await this.passing;
     await this.settled();
+    if (this.saveTimer !== null) this.saveNow();
     this.unregister();
   }
 
+  private swept = false;
+
   private async pass(logs: [string, number][]): Promise<void> {
+    if (!this.swept) {
+      // What a run killed before it saved its index left behind.
+      this.swept = true;
+      sweepUnreferenced(this.objects, '.gz', this.entries);
+      sweepUnreferenced(this.opened, '.jsonl', this.entries);
+    }
     const now = Date.now();
     // Newest first: the bound drops the oldest, so those are the last worth copying.
     const due = logs.filter(([file, mtimeMs]) => now - mtimeMs >= this.idleMs && this.entries.get(file)?.mtimeMs !== mtimeMs && !this.isGone(file))
@@ -316,49 +314,23 @@ export class KeptLogs {
     return statSync(this.objectPath(sha), { throwIfNoEntry: false })?.isFile() === true;
   }
 
-  private load(): void {
-    const bytes = readCacheFileSync(path.join(this.o.dir!, 'index.json'), MAX_INDEX_BYTES);
-    if (bytes === null) return;
-    let data: unknown;
-    try {
-      data = bytes === TOO_LARGE ? null : JSON.parse(bytes.toString('utf8'));
-    } catch {
-      data = null;
-    }
-    const logs = (data as { format?: unknown; logs?: unknown } | null);
-    if (logs === null || typeof logs !== 'object' || logs.format !== FORMAT || !Array.isArray(logs.logs)) {
-      this.logger.warn(`the index of the kept transcripts (${this.o.dir}) is not readable; it is ignored`);
-      return;
-    }
-    let skipped = 0;
-    for (const item of logs.logs as unknown[]) {
-      const entry = checked(item);
-      if (entry === null) skipped++;
-      else this.entries.set(entry[0], entry[1]);
-    }
-    if (skipped > 0) this.logger.warn(`${skipped} entries of the kept transcripts' index were not readable; skipped`);
+  private saveTimer: NodeJS.Timeout | null = null;
+
+  /** The index is written a second after changes (a pass copies many logs), and at close. */
+  private save(): void {
+    if (!this.keeping || this.saveTimer !== null) return;
+    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+    this.saveTimer.unref();
   }
 
-  private save(): void {
+  private saveNow(): void {
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     if (!this.keeping) return;
     try {
-      mkdirSync(this.o.dir!, { recursive: true });
-      const file = path.join(this.o.dir!, 'index.json');
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, logs: [...this.entries] }));
-      renameSync(tmp, file);
+      writeKeptIndex(this.o.dir!, this.entries);
     } catch (error) {
       this.logger.warn(`could not save the kept transcripts' index: ${String(error)}`);
     }
   }
-}
-
-function checked(item: unknown): [string, KeptLog] | null {
-  if (!Array.isArray(item) || item.length !== 2) return null;
-  const [file, e] = item as [unknown, Record<string, unknown> | null];
-  if (typeof file !== 'string' || !path.isAbsolute(file) || e === null || typeof e !== 'object') return null;
-  const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-  if (typeof e.sha !== 'string' || !SHA.test(e.sha) || !num(e.size) || !num(e.mtimeMs) || !num(e.ino) || !num(e.keptBytes)) return null;
-  if (typeof e.keptAt !== 'string' || typeof e.gone !== 'boolean') return null;
-  return [file, { sha: e.sha, size: e.size, mtimeMs: e.mtimeMs, ino: e.ino, keptBytes: e.keptBytes, keptAt: e.keptAt, gone: e.gone }];
 }
