@@ -174,7 +174,13 @@ export class KeptLogs {
       if (this.closed) return;
       // Full, and every copy kept is of a newer log: this one would be dropped at once (oldest first).
       if (this.keptBytes >= this.o.limitBytes && [...this.entries.values()].every((e) => e.mtimeMs >= mtimeMs)) return;
-      await this.keep(file).catch((error: unknown) => this.logger.warn(`could not keep a copy of ${file}: ${String(error)}`));
+      try {
+        await this.keep(file);
+      } catch (error) {
+        // An unwritable or full cache dir fails every copy alike: said once a pass, the next pass tries again.
+        this.logger.warn(`could not keep a copy of ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
       if (due.length > 1) await sleep(PAUSE_MS);
     }
   }
