@@ -1,7 +1,7 @@
 // The viewer's copies of logs (KeptLogs) on real files in a temp dir: a log that only grew is kept by
 // appending a gzip member to its copy (the decompressed copy equals the log), identical logs share one
 // copy, and an index that is not ours is ignored with a warning.
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -66,6 +66,9 @@ describe('KeptLogs', () => {
     expect(await readdir(path.join(dir, 'objects'))).toEqual([`${k.of(log)!.sha}.gz`]);
     // Unchanged: not copied again.
     expect(await k.keep(log)).toBe(false);
+    // What the user typed, readable by the user alone.
+    expect((await stat(path.join(dir, 'objects', `${k.of(log)!.sha}.gz`))).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
   it('rewrites the copy of a log that was rewritten, and shares one copy between identical logs', async () => {

@@ -50,10 +50,10 @@ export function readKeptIndex(dir: string, logger: Logger): Map<string, KeptLog>
 }
 
 export function writeKeptIndex(dir: string, entries: ReadonlyMap<string, KeptLog>): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'index.json');
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ format: FORMAT, logs: [...entries] }));
+  writeFileSync(tmp, JSON.stringify({ format: FORMAT, logs: [...entries] }), { mode: 0o600 });
   renameSync(tmp, file);
 }
 

@@ -24,6 +24,9 @@ export const KEEP_IDLE_MS = 60 * 60 * 1000;
 /** Between two logs copied in the background: the copies never crowd out requests. */
 const PAUSE_MS = 200;
 const SAVE_DELAY_MS = 1000;
+/** Transcripts hold what the user typed and what tools printed: readable by the user alone, like the logs. */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
 
 export interface KeptLogsOptions {
   /** This home's folder under the cache dir; null keeps nothing (the demo home, tests without a cache). */
@@ -189,7 +192,7 @@ export class KeptLogs {
   async keep(file: string): Promise<boolean> {
     if (!this.keeping) return false;
     const previous = this.entries.get(file);
-    mkdirSync(this.objects, { recursive: true });
+    mkdirSync(this.objects, { recursive: true, mode: PRIVATE_DIR });
     const tmp = path.join(this.objects, `.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
     const hash = createHash('sha256');
     let appendFrom = 0;
@@ -199,7 +202,7 @@ export class KeptLogs {
       if (appendFrom > 0) await copyFile(this.objectPath(previous!.sha), tmp);
       const gzip = createGzip();
       out.gzip = gzip;
-      out.written = pipeline(gzip, createWriteStream(tmp, { flags: 'a' }));
+      out.written = pipeline(gzip, createWriteStream(tmp, { flags: 'a', mode: PRIVATE_FILE }));
       return gzip;
     };
     try {
@@ -248,9 +251,9 @@ export class KeptLogs {
     const run = (async () => {
       try {
         if (statSync(target, { throwIfNoEntry: false })?.size === entry.size) return true;
-        mkdirSync(this.opened, { recursive: true });
+        mkdirSync(this.opened, { recursive: true, mode: PRIVATE_DIR });
         const tmp = `${target}.${process.pid}.tmp`;
-        await pipeline(createReadStream(this.objectPath(entry.sha)), createGunzip(), createWriteStream(tmp));
+        await pipeline(createReadStream(this.objectPath(entry.sha)), createGunzip(), createWriteStream(tmp, { mode: PRIVATE_FILE }));
         if ((await stat(tmp)).size !== entry.size) {
           await rm(tmp, { force: true });
           throw new Error('it is shorter than the log was');
