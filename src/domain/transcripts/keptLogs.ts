@@ -10,9 +10,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createGunzip, createGzip, type Gzip } from 'node:zlib';
+import type { Gzip } from 'node:zlib';
 import { silentLogger, type Logger } from '../types.js';
 import { readKeptIndex, SHA, sweepUnreferenced, writeKeptIndex, type KeptLog } from './keptIndex.js';
 import { copyLogBytes, registerKeptPaths } from './lineReads.js';
@@ -38,6 +36,12 @@ export interface KeptLogsOptions {
   logger?: Logger;
   /** How long a log must be idle before it is copied (tests lower it). */
   idleMs?: number;
+}
+
+/** zlib and stream pipelines, loaded on the first copy: a start that copies nothing does not pay for them. */
+async function streams(): Promise<{ zlib: typeof import('node:zlib'); pipeline: typeof import('node:stream/promises').pipeline }> {
+  const [zlib, { pipeline }] = await Promise.all([import('node:zlib'), import('node:stream/promises')]);
+  return { zlib, pipeline };
 }
 
 export class KeptLogs {
@@ -184,7 +188,7 @@ export class KeptLogs {
         this.logger.warn(`could not keep a copy of ${file}: ${error instanceof Error ? error.message : String(error)}`);
         return;
       }
-      if (due.length > 1) await sleep(PAUSE_MS);
+      if (due.length > 1) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     }
   }
 
@@ -200,7 +204,8 @@ export class KeptLogs {
     // The copy so far (when the log only grew), then a new gzip member: gzip members concatenate.
     const begin = async (): Promise<Gzip> => {
       if (appendFrom > 0) await copyFile(this.objectPath(previous!.sha), tmp);
-      const gzip = createGzip();
+      const { zlib, pipeline } = await streams();
+      const gzip = zlib.createGzip();
       out.gzip = gzip;
       out.written = pipeline(gzip, createWriteStream(tmp, { flags: 'a', mode: PRIVATE_FILE }));
       return gzip;
@@ -253,7 +258,8 @@ export class KeptLogs {
         if (statSync(target, { throwIfNoEntry: false })?.size === entry.size) return true;
         mkdirSync(this.opened, { recursive: true, mode: PRIVATE_DIR });
         const tmp = `${target}.${process.pid}.tmp`;
-        await pipeline(createReadStream(this.objectPath(entry.sha)), createGunzip(), createWriteStream(tmp, { mode: PRIVATE_FILE }));
+        const { zlib, pipeline } = await streams();
+        await pipeline(createReadStream(this.objectPath(entry.sha)), zlib.createGunzip(), createWriteStream(tmp, { mode: PRIVATE_FILE }));
         if ((await stat(tmp)).size !== entry.size) {
           await rm(tmp, { force: true });
           throw new Error('it is shorter than the log was');
