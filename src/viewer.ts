@@ -32,6 +32,7 @@ import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/resto
 import { planOutcome } from './domain/outcome/planOutcome.js';
 import { transcriptPage } from './domain/transcripts/sessionTranscript.js';
 import { logOwner } from './domain/transcripts/transcriptReader.js';
+import { KeptLogs } from './domain/transcripts/keptLogs.js';
 import type { TranscriptBody } from './contract/transcript.js';
 import { costs, type CostQuery } from './domain/outcome/costs.js';
 import { PRICES_AS_OF } from './domain/outcome/pricing.js';
@@ -104,6 +105,8 @@ export class Viewer {
   readonly finder: Finder;
   /** ~/.claude/history.jsonl, read when asked for (a stat tells whether it moved). */
   readonly prompts: PromptHistory;
+  /** The viewer's copies of idle transcripts, which keep a session readable once Claude Code deletes its log. */
+  readonly kept: KeptLogs;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -114,8 +117,10 @@ export class Viewer {
     sessions: SessionIndex,
     private readonly persisted: PersistedState,
     private readonly scanWorkers: ScanWorkers,
+    kept: KeptLogs,
   ) {
     this.sessions = sessions;
+    this.kept = kept;
     this.prompts = new PromptHistory(path.join(options.claudeDir, 'history.jsonl'));
     const literalSearch = options.literalSearch !== false;
     this.plans = new PlanStore(this.sessions, options.logger, { deferSearchPrep: options.deferWatch === true || !literalSearch });
@@ -143,7 +148,7 @@ export class Viewer {
       projects: () => this.sessions.projectFolders(),
       logger: options.logger,
     });
-    const homeKey = createHash('sha256').update(path.resolve(options.claudeDir)).digest('hex').slice(0, 16);
+    const homeKey = homeKeyOf(options.claudeDir);
     this.memoryHistory = new MemoryHistory({
       claudeDir: options.claudeDir, sessions: this.sessions, memory: this.memory,
       observed: new ObservedVersions(options.cacheDir ? path.join(options.cacheDir, `memory-history-${homeKey}`) : null, options.historyLimitBytes ?? DEFAULT_HISTORY_LIMIT_BYTES),
@@ -176,6 +181,13 @@ export class Viewer {
       this.emit({ type: 'plans', ...change });
     });
     this.watchers = options.watch === false ? null : new Watchers(this, options.logger);
+    this.kept.onDropped((files) => {
+      this.copiesDropping = this.copiesDropping.then(async () => {
+        const changed = await this.sessionQueue.run(() => this.sessions.copiesDropped(files));
+        this.persisted.changed('sessions');
+        if (changed) await this.planQueue.run(async () => this.plans.linksChanged());
+      }).catch(() => undefined);
+    });
   }
 
   /** create() then load(): a viewer with everything scanned once (and watching, unless deferred). */
@@ -192,7 +204,14 @@ export class Viewer {
   static async create(options: ViewerOptions): Promise<Viewer> {
     const projectsDir = path.join(options.claudeDir, 'projects');
     const workers = new ScanWorkers(options.logger);
-    const indexOptions = { projectsDir, logger: options.logger, workers };
+    // Only the server keeps copies (the agent's process, which serves no literal search, reads them).
+    const kept = new KeptLogs({
+      dir: options.cacheDir ? path.join(options.cacheDir, `kept-logs-${homeKeyOf(options.claudeDir)}`) : null,
+      limitBytes: options.historyLimitBytes ?? DEFAULT_HISTORY_LIMIT_BYTES,
+      writable: options.literalSearch !== false,
+      logger: options.logger,
+    });
+    const indexOptions = { projectsDir, logger: options.logger, workers, kept };
     const persisted = new PersistedState(options.cacheDir ?? null, options.claudeDir, projectsDir, options.logger);
     const restored = await persisted.restoreSessions(indexOptions);
     options.trace?.('session index restored');
@@ -200,7 +219,7 @@ export class Viewer {
     // cache is read and the server is built. A restored index only needs lstats (see SessionIndex).
     // A restored index of a large home is confirmed on a worker: it boots while the plan cache is read.
     if (restored === null ? refreshesInWorkers(projectsDir) : restored.confirmsInWorker) workers.prestart();
-    const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers);
+    const viewer = new Viewer(options, restored ?? new SessionIndex(indexOptions), persisted, workers, kept);
     const saved = persisted.restorePlans();
     viewer.plans.restore(saved.facts, saved.list);
     options.trace?.('caches loaded');
@@ -258,6 +277,8 @@ export class Viewer {
     this.isLoaded = true;
     this.markLoaded();
     this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined)
+      // The copies of gone logs are opened before anything reads their lines; an unreadable one takes its facts along.
+      .then(() => this.kept.openGone()).then(() => this.copiesDropping)
       .then(() => this.trace('transcripts\' facts ready'));
     if (!this.options.deferWatch) void this.startWatching();
   }
@@ -282,6 +303,8 @@ export class Viewer {
       if (this.options.literalSearch !== false) this.plans.startSearchPrep();
       void this.history.start();
       this.finder.start();
+      // The copies wait for the heavy work of a start (the find index is the last): no pass competes with it.
+      void Promise.all([this.transcriptsReady, this.finder.built]).then(() => this.startKeeping(), () => undefined);
       // An agent (MCP, which serves no literal search) waits for the find index first: the first look at
       // every memory file and the watchers' crawl and catch-up pass share its thread only after that.
       const first = this.options.literalSearch === false ? this.finder.built : Promise.resolve();
@@ -303,6 +326,42 @@ export class Viewer {
     } catch (error) {
       this.options.logger.warn(`file watching could not start: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private keepTimer: NodeJS.Timeout | null = null;
+  private copiesDropping: Promise<void> = Promise.resolve();
+
+  /**
+   * Copies idle logs in the background (KeptLogs): once now, a minute after logs changed, and every ten
+   * minutes (a log becomes idle without any event). A copy dropped (the bound, or found unreadable) of a
+   * log gone from disk takes that log's facts along.
+   */
+  private startKeeping(): void {
+    if (!this.kept.keeping || this.closed) return;
+    const pass = (): void => void this.keepNow();
+    pass();
+    this.keepTimer = setInterval(pass, KEEP_PASS_MS).unref();
+    let soon: NodeJS.Timeout | null = null;
+    this.sessions.onLogsChanged(() => {
+      soon ??= setTimeout(() => {
+        soon = null;
+        pass();
+      }, KEEP_AFTER_CHANGE_MS).unref();
+    });
+  }
+
+  /** A pass over the logs now (tests call it rather than wait): copies what is idle and not kept yet. */
+  async keepNow(): Promise<void> {
+    if (this.closed) return;
+    await this.kept.keepIdle(() => this.sessions.logTimes());
+    await this.copiesDropping;
+  }
+
+  /** Resolves once no kept copy is being opened and no dropped copy's facts are being let go. */
+  async keptSettled(): Promise<void> {
+    await this.transcriptsReady;
+    await this.kept.settled();
+    await this.copiesDropping;
   }
 
   onEvent(listener: (event: ViewerEvent) => void): () => void {
@@ -369,7 +428,7 @@ export class Viewer {
   /** A plan folder reported one path. */
   /** What happened after the plan was approved (domain/outcome/), or null when no plan has that name. */
   async planOutcome(filename: string): Promise<PlanOutcome | null> {
-    await this.transcriptsReady;
+    await this.keptSettled();
     return planOutcome({
       story: async (name) => {
         const story = await this.history.stories.story(name);
@@ -383,7 +442,7 @@ export class Viewer {
 
   /** A page of a session's transcript (its main log, or a subagent's), or null when there is no such log. */
   async sessionTranscript(sessionId: string, agentId: string | null, cursor: number, limit: number): Promise<TranscriptBody | null> {
-    await this.transcriptsReady;
+    await this.keptSettled();
     let file: string | null = null;
     const subagents: string[] = [];
     for (const [log] of this.sessions.logs()) {
@@ -438,7 +497,7 @@ export class Viewer {
     await this.transcriptsReady;
     await this.prompts.refresh();
     return retentionReport({
-      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, now: Date.now(),
+      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, kept: this.kept, now: Date.now(),
     });
   }
 
@@ -556,6 +615,8 @@ export class Viewer {
     this.closed = true;
     this.plans.close();
     this.history.stop();
+    if (this.keepTimer !== null) clearInterval(this.keepTimer);
+    await this.kept.close();
     await this.finder.stop();
     await this.watchers?.close();
     // A pass over the memory files writes observed contents under the cache dir: done before the last save.
@@ -580,6 +641,15 @@ export class Viewer {
       }
     }
   }
+}
+
+/** Between two passes that copy idle logs, and from a change of logs to the next pass. */
+const KEEP_PASS_MS = 10 * 60 * 1000;
+const KEEP_AFTER_CHANGE_MS = 60 * 1000;
+
+/** Names a home's folders under the cache dir. */
+function homeKeyOf(claudeDir: string): string {
+  return createHash('sha256').update(path.resolve(claudeDir)).digest('hex').slice(0, 16);
 }
 
 /** Project folders and their cwds, which memory sources are named after. */

@@ -45,8 +45,9 @@ Options:
   --read-only         never write to memory files: fixes are shown as previews only
   --stale-days N      days without a change after which a memory whose session is gone is stale
                       (default 90)
-  --history-limit SIZE  keep at most SIZE of plan versions the viewer observes (default 200MB; e.g.
-                      500MB, 2GB; 0 keeps none), under the cache dir, oldest dropped first
+  --history-limit SIZE  keep at most SIZE of plan versions the viewer observes, and at most SIZE of
+                      compressed transcript copies (default 200MB each; e.g. 500MB, 2GB; 0 keeps
+                      none), under the cache dir, oldest dropped first
   --from-file FILE    serve an export (plan-memory-viewer export) read-only instead of a home
   -v, --version       print the version and exit
   -h, --help          print this help and exit

@@ -72,6 +72,7 @@ export const SessionCardSchema = Type.Object({
     description: 'transcript: the card comes from the session\'s logs; prompt-history: its transcript is gone (Claude Code\'s cleanup) and the card holds only what ~/.claude/history.jsonl tells (first and last prompt, times, cwd; the rest null or empty). Its prompts: GET /api/sessions/{sessionId}/prompts',
   })),
   promptCount: Type.Optional(Type.Integer({ description: 'Prompts history.jsonl holds of the session (prompt-history cards only)' })),
+  kept: Type.Boolean({ description: 'true: the session\'s transcript is gone from disk (Claude Code\'s cleanup) and the viewer serves it, and everything derived from it, from the copy it kept under its cache dir (bounded by --history-limit); false otherwise' }),
 }, { additionalProperties: false });
 
 const PlanName = Type.Object({ filename: Type.String({ description: 'A plan file name, listed or archived' }) });

@@ -19,7 +19,7 @@ export const DueTranscriptSchema = Type.Object({
   project: NullableString('Last path segment of its cwd, from history.jsonl'),
   modified: Type.String({ description: 'The log\'s mtime, which Claude Code goes by' }),
   deletesAt: Type.String({ description: 'modified + cleanupPeriodDays' }),
-  kept: Type.Literal(false, { description: 'Always false: the viewer keeps no copy of transcripts' }),
+  kept: Type.Boolean({ description: 'The viewer keeps a copy of the log as it is now (under its cache dir, within --history-limit): after the deletion its session stays readable (its card says kept)' }),
   keptFacts: Type.Union([Type.Literal('prompt-history'), Type.Literal('none')], {
     description: 'prompt-history: history.jsonl holds its prompts, so its card (source: prompt-history) and prompts stay answerable; none: nothing of it remains',
   }),
@@ -37,6 +37,14 @@ export const RetentionSchema = Type.Object({
   counts: Type.Object({
     plans: Type.Integer(), plansKept: Type.Integer({ description: 'Of those plans, the ones kept' }),
     transcripts: Type.Integer(), transcriptsWithPrompts: Type.Integer({ description: 'Of those transcripts, the ones whose prompts history.jsonl holds' }),
+    transcriptsKept: Type.Integer({ description: 'Of those transcripts, the ones the viewer keeps a copy of as they are now' }),
   }, { additionalProperties: false }),
   transcriptsNote: Type.String({ description: 'What the viewer keeps of a deleted transcript' }),
+  keptTranscripts: Type.Object({
+    keeping: Type.Boolean({ description: 'Whether this viewer keeps copies of transcripts (false without a cache dir or with --history-limit 0)' }),
+    logs: Type.Integer({ description: 'Logs the viewer keeps a copy of (of the logs it reads)' }),
+    goneLogs: Type.Integer({ description: 'Of those, the ones gone from disk, served from the copy' }),
+    keptBytes: Type.Integer({ description: 'The copies\' compressed bytes under the cache dir' }),
+    limitBytes: Type.Integer({ description: 'The bound of keptBytes (--history-limit); past it the copies of the oldest logs are dropped first' }),
+  }, { additionalProperties: false, description: 'The viewer\'s copies of transcripts and the bound they use' }),
 }, { additionalProperties: false });

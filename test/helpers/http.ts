@@ -70,6 +70,8 @@ export async function startServer(options: {
   care?: Pick<ViewerOptions, 'careDir' | 'readOnly' | 'staleDays'>;
   /** Where the viewer keeps what it derives and observes (none by default). */
   cacheDir?: string | null;
+  /** --history-limit in bytes (default 200 MB). */
+  historyLimitBytes?: number;
 }): Promise<Running> {
   const warnings: string[] = [];
   const opened: string[] = [];
@@ -80,6 +82,7 @@ export async function startServer(options: {
     watch: options.watch ?? false,
     ...options.care,
     cacheDir: options.cacheDir ?? null,
+    historyLimitBytes: options.historyLimitBytes,
   });
   await viewer.watching;
   const app = await buildServer({

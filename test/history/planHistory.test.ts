@@ -242,6 +242,7 @@ describe('session cards', () => {
       unreadLines: 0,
       resumeCommand: `cd ${repo} && claude --resume ${A}`,
       source: 'transcript',
+      kept: false,
     });
   });
 

@@ -22,6 +22,7 @@ interface Report {
   cleanupPeriodDays: number; source: string; setting: number | null; note: string | null; plansDir: string; within: number;
   plans: Record<string, unknown>[]; transcripts: Record<string, unknown>[];
   counts: Record<string, number>; transcriptsNote: string;
+  keptTranscripts: { keeping: boolean; logs: number; goneLogs: number; keptBytes: number; limitBytes: number };
 }
 
 beforeAll(async () => {
@@ -52,7 +53,9 @@ afterAll(async () => {
 
 describe('GET /api/retention', () => {
   it('lists what Claude Code deletes within a week, soonest first, and what the viewer keeps of it', async () => {
-    // The viewer observes every plan once after start, in the background: then it keeps them.
+    // The viewer observes every plan once after start, in the background: then it keeps them. Its copies of
+    // the idle transcripts are made in the background too: a pass now makes them.
+    await server.viewer.keepNow();
     const report = await eventually(async () => {
       const r = await server.json<Report>('/api/retention');
       return r.counts.plansKept === 2 ? r : null;
@@ -64,11 +67,14 @@ describe('GET /api/retention', () => {
       { filename: 'due-soon.md', filepath: files.soon, modified: iso(files.soon), deletesAt: iso(files.soon, 10), kept: true },
     ]);
     expect(report.transcripts).toEqual([
-      { sessionId: uuid(1), file: files.withPrompts, project: 'webapp', modified: iso(files.withPrompts), deletesAt: iso(files.withPrompts, 10), kept: false, keptFacts: 'prompt-history' },
-      { sessionId: uuid(2), file: files.noPrompts, project: null, modified: iso(files.noPrompts), deletesAt: iso(files.noPrompts, 10), kept: false, keptFacts: 'none' },
+      { sessionId: uuid(1), file: files.withPrompts, project: 'webapp', modified: iso(files.withPrompts), deletesAt: iso(files.withPrompts, 10), kept: true, keptFacts: 'prompt-history' },
+      { sessionId: uuid(2), file: files.noPrompts, project: null, modified: iso(files.noPrompts), deletesAt: iso(files.noPrompts, 10), kept: true, keptFacts: 'none' },
     ]);
-    expect(report.counts).toEqual({ plans: 2, plansKept: 2, transcripts: 2, transcriptsWithPrompts: 1 });
-    expect(report.transcriptsNote).toMatch(/keeps no copy of transcripts/);
+    expect(report.counts).toEqual({ plans: 2, plansKept: 2, transcripts: 2, transcriptsWithPrompts: 1, transcriptsKept: 2 });
+    expect(report.transcriptsNote).toMatch(/keeps a compressed copy of each transcript idle for an hour/);
+    // All three logs are idle: each is kept, and what they take is shown with the bound.
+    expect(report.keptTranscripts).toMatchObject({ keeping: true, logs: 3, goneLogs: 0, limitBytes: 200 * 1024 * 1024 });
+    expect(report.keptTranscripts.keptBytes).toBeGreaterThan(0);
     new OpenApiChecker(await server.json('/api/openapi.json')).assertResponse('GET', '/api/retention', 200, 'application/json', report);
   });
 

@@ -296,6 +296,7 @@ export class PlanHistory {
       unreadLines: this.o.history.unreadLines([sessionId]),
       resumeCommand: `cd ${shellQuote(cwd ?? '.')} && claude --resume ${sessionId}`,
       source: 'transcript',
+      kept: logs.some((log) => this.o.sessions.isKept(log)),
     };
   }
 

@@ -1,7 +1,8 @@
 // What Claude Code will delete soon, and what the viewer keeps of it. Claude Code deletes the plans of its
 // shared plans folder and the session transcripts whose mtime is older than cleanupPeriodDays (settings.json
 // in the claude dir; 30 by default). The viewer keeps every plan version it saw (observed versions, in its
-// cache dir); it keeps no transcript: once one is gone, what remains of its session is what
+// cache dir) and a copy of every idle transcript within --history-limit (transcripts/keptLogs.ts): a
+// transcript it keeps stays readable once deleted; of one it does not, what remains of its session is what
 // ~/.claude/history.jsonl holds (its prompts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { planLinks } from '../plans/planFile.js';
 import type { PlanStore } from '../plans/planStore.js';
 import type { PromptHistory } from '../promptHistory/promptHistory.js';
 import type { SessionIndex } from '../sessions/sessionIndex.js';
+import type { KeptLogs } from '../transcripts/keptLogs.js';
 import { logOwner } from '../transcripts/transcriptReader.js';
 import type { PlanMetadata } from '../types.js';
 import { contentHash, type ObservedVersions } from './observedVersions.js';
@@ -55,7 +57,7 @@ export interface DueTranscript {
   project: string | null;
   modified: string;
   deletesAt: string;
-  kept: false;
+  kept: boolean;
   keptFacts: 'prompt-history' | 'none';
 }
 
@@ -64,8 +66,9 @@ export interface RetentionReport extends CleanupPeriod {
   within: number;
   plans: DuePlan[];
   transcripts: DueTranscript[];
-  counts: { plans: number; plansKept: number; transcripts: number; transcriptsWithPrompts: number };
+  counts: { plans: number; plansKept: number; transcripts: number; transcriptsWithPrompts: number; transcriptsKept: number };
   transcriptsNote: string;
+  keptTranscripts: { keeping: boolean; logs: number; goneLogs: number; keptBytes: number; limitBytes: number };
 }
 
 export interface RetentionSources {
@@ -74,6 +77,7 @@ export interface RetentionSources {
   sessions: SessionIndex;
   observed: ObservedVersions;
   prompts: PromptHistory;
+  kept: KeptLogs;
   now: number;
 }
 
@@ -96,9 +100,10 @@ export function retentionReport(o: RetentionSources): RetentionReport {
   // The mtimes the session index read the logs at: the watchers keep them current, no stat is repeated.
   for (const [file, mtimeMs] of o.sessions.logTimes()) {
     const { main, sessionId } = logOwner(file);
-    if (!main || sessionId === null) continue;
+    // A log already gone (served from the viewer's copy) is not due.
+    if (!main || sessionId === null || o.sessions.isKept(file)) continue;
     const deletes = mtimeMs + periodMs;
-    if (deletes <= horizon) transcripts.push(dueTranscript(o.prompts, sessionId, file, mtimeMs, deletes));
+    if (deletes <= horizon) transcripts.push(dueTranscript(o.prompts, sessionId, file, mtimeMs, deletes, keptNow(o.kept, file, mtimeMs)));
   }
   transcripts.sort((a, b) => cmp(a.deletesAt, b.deletesAt) || cmp(a.file, b.file));
 
@@ -109,8 +114,12 @@ export function retentionReport(o: RetentionSources): RetentionReport {
     counts: {
       plans: plans.length, plansKept: plans.filter((p) => p.kept).length,
       transcripts: transcripts.length, transcriptsWithPrompts: transcripts.filter((t) => t.keptFacts !== 'none').length,
+      transcriptsKept: transcripts.filter((t) => t.kept).length,
     },
-    transcriptsNote: 'The viewer keeps no copy of transcripts: once Claude Code deletes one, only the prompts ~/.claude/history.jsonl holds of its session remain (keptFacts: prompt-history).',
+    transcriptsNote: o.kept.keeping
+      ? 'The viewer keeps a compressed copy of each transcript idle for an hour, within --history-limit (the oldest dropped first): a kept one stays readable once Claude Code deletes it (its card says kept). Of one it does not keep, only the prompts ~/.claude/history.jsonl holds remain (keptFacts: prompt-history).'
+      : 'The viewer keeps no copy of transcripts (no cache dir, or --history-limit 0): once Claude Code deletes one, only the prompts ~/.claude/history.jsonl holds of its session remain (keptFacts: prompt-history).',
+    keptTranscripts: keptUse(o.kept, o.sessions),
   };
 }
 
@@ -127,11 +136,27 @@ function keeps(observed: ObservedVersions, plan: PlanMetadata): boolean {
   return withRegularFileSync(plan.filepath, (fd) => contentHash(readFileSync(fd)) === last.sha, planLinks) ?? false;
 }
 
-function dueTranscript(prompts: PromptHistory, sessionId: string, file: string, mtimeMs: number, deletes: number): DueTranscript {
+/** Whether the viewer's copy of the log is of the log as it is now (its mtime as the session index read it). */
+function keptNow(kept: KeptLogs, file: string, mtimeMs: number): boolean {
+  return kept.keeping && kept.of(file)?.mtimeMs === mtimeMs;
+}
+
+function keptUse(kept: KeptLogs, sessions: SessionIndex): RetentionReport['keptTranscripts'] {
+  let logs = 0;
+  let goneLogs = 0;
+  for (const [file] of sessions.logTimes()) {
+    if (!kept.has(file)) continue;
+    logs++;
+    if (sessions.isKept(file)) goneLogs++;
+  }
+  return { keeping: kept.keeping, logs, goneLogs, keptBytes: kept.keptBytes, limitBytes: kept.limitBytes };
+}
+
+function dueTranscript(prompts: PromptHistory, sessionId: string, file: string, mtimeMs: number, deletes: number, kept: boolean): DueTranscript {
   const facts = prompts.session(sessionId);
   return {
     sessionId, file, project: facts?.project == null ? null : projectName(facts.project),
-    modified: new Date(mtimeMs).toISOString(), deletesAt: new Date(deletes).toISOString(), kept: false,
+    modified: new Date(mtimeMs).toISOString(), deletesAt: new Date(deletes).toISOString(), kept,
     keptFacts: facts === null ? 'none' : 'prompt-history',
   };
 }

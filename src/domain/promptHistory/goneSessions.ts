@@ -35,7 +35,7 @@ export function goneCard(f: PromptFacts): SessionCard {
     cwd: g.cwd, project: g.project, version: null, entrypoint: null, firstAt: g.firstAt, lastAt: g.lastAt,
     costUsd: null, linesAdded: null, linesRemoved: null, subagents: [], plans: [], unreadLines: 0,
     resumeCommand: `cd ${shellQuote(g.cwd ?? '.')} && claude --resume ${g.sessionId}`,
-    source: 'prompt-history', promptCount: g.promptCount,
+    source: 'prompt-history', promptCount: g.promptCount, kept: false,
   };
 }
 

@@ -6,6 +6,7 @@ import { TimeSlicer } from '../timeSlicer.js';
 import { lstatOrNull } from '../files.js';
 import { silentLogger, type Logger } from '../types.js';
 import { KeyedLock } from './concurrency.js';
+import { GoneLogs, type KeptCopies } from './goneLogs.js';
 import { buildView, extendsFacts, patchView, sameView, type IndexView, type TrackedFile } from './indexView.js';
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
@@ -39,6 +40,8 @@ export interface SessionIndexOptions {
   workers?: ScanWorkers | null;
   /** Reads of at least this many bytes in one update go to the workers (tests lower it to 0). */
   workerThresholdBytes?: number;
+  /** The viewer's copies of logs: a gone log with one keeps its facts (goneLogs.ts). */
+  kept?: KeptCopies | null;
 }
 
 export interface SessionScanStats {
@@ -104,6 +107,8 @@ export class SessionIndex {
   /** Logs whose facts changed since the last notice (see onLogsChanged). */
   private changedLogs = new Set<string>();
   private readonly logListeners = new Set<(files: readonly string[]) => void>();
+  /** Logs gone from disk whose facts stay, served from the viewer's copies. */
+  private readonly gone: GoneLogs;
 
   constructor(options: SessionIndexOptions) {
     this.projectsDir = path.resolve(options.projectsDir);
@@ -112,6 +117,7 @@ export class SessionIndex {
     this.slot = createReadSlot(this.chunkBytes);
     this.workers = options.workers ?? null;
     this.workerThreshold = options.workerThresholdBytes ?? WORKER_THRESHOLD_BYTES;
+    this.gone = new GoneLogs(options.kept ?? null);
   }
 
   /**
@@ -154,7 +160,8 @@ export class SessionIndex {
       projectsDir: this.projectsDir,
       dirs: [...this.dirStamps],
       folders: [...this.folders.values()],
-      logs: [...this.files].map(([abs, { log }]) => [abs, { size: log.size, mtimeMs: log.mtimeMs, ino: log.ino }]),
+      // A log gone from disk whose facts stay (its copy kept) is not looked for.
+      logs: [...this.files].filter(([abs]) => !this.gone.has(abs)).map(([abs, { log }]) => [abs, { size: log.size, mtimeMs: log.mtimeMs, ino: log.ino }]),
     };
     const current = this.confirmsInWorker ? await this.workers!.confirm(stamps) : restoredIsCurrent(stamps);
     if (!current || !this.stampsUsable) return false;
@@ -245,6 +252,17 @@ export class SessionIndex {
     return [...this.files.keys()];
   }
 
+  /** Whether the log is gone from disk and its facts kept: its lines are read from the viewer's copy. */
+  isKept(file: string): boolean {
+    return this.gone.has(file);
+  }
+
+  /** The viewer dropped its copies of these logs: a gone one's facts go now. */
+  async copiesDropped(files: readonly string[]): Promise<boolean> {
+    for (const file of files) if (this.gone.dropped(file)) this.forget(file);
+    return this.publish();
+  }
+
   /** Every log with its mtime as last read (the watchers keep it current): no stat of its own. */
   logTimes(): [file: string, mtimeMs: number][] {
     return [...this.files].map(([file, tracked]) => [file, tracked.log.mtimeMs]);
@@ -327,6 +345,7 @@ export class SessionIndex {
     for (const [key, dir] of restored.folders) index.folders.set(key, dir);
     // Taken as it is: readSnapshot() built it in viewOrder, which restoredIsCurrent() relies on.
     index.files = restored.files;
+    index.gone.restored(index.files.keys());
     index.dirStamps = restored.dirs;
     index.stampsUsable = restored.dirs.size > 0;
     // The answers are the saved index's: its stamp names them (an older snapshot has none: a new one).
@@ -465,7 +484,8 @@ export class SessionIndex {
       const previous = this.files.get(file)?.log ?? null;
       const job = jobFor(file, previous, (log) => this.readFrom(log));
       if (job === 'gone') this.forget(file);
-      else if (job !== null) {
+      else this.gone.back(file);
+      if (job !== 'gone' && job !== null) {
         jobs.push(job);
         known.push(previous);
         bytes += job.bytes;
@@ -494,6 +514,7 @@ export class SessionIndex {
       const previous = this.files.get(file)?.log ?? null;
       const job = jobFor(file, previous, (log) => this.readFrom(log));
       if (job === 'gone') return this.forget(file);
+      this.gone.back(file);
       if (job === null) return;
       // A log that appeared whole (a copied or restored session) is a big read: off the main thread.
       const result = this.workers !== null && job.bytes >= this.workerThreshold
@@ -515,7 +536,9 @@ export class SessionIndex {
 
   private forget(file: string): void {
     const previous = this.files.get(file);
-    if (previous === undefined || !this.files.delete(file)) return;
+    if (previous === undefined) return;
+    // Kept (the viewer has a copy): the facts stay as they are, and so does what was derived from them.
+    if (this.gone.goneFromDisk(file) !== 'forget' || !this.files.delete(file)) return;
     this.edits++;
     this.factsChanged(file);
     if (hasLinks(previous.log.facts)) this.dirty = true;

@@ -1,7 +1,10 @@
 // Reads of a log on request, beside the reader's pass (transcriptReader.ts; together the only code that opens
 // session logs): one line where the facts say it is (a write's call for a plan's story, a call's input and
-// result for a plan's outcome), and a page of lines from a byte offset (a session's transcript, paged).
+// result for a plan's outcome), and a page of lines from a byte offset (a session's transcript, paged); and the
+// bytes of a log copied for the viewer to keep (keptLogs.ts). A log gone from disk is read from the viewer's
+// kept copy, when there is one (a registered KeptCopies resolves its path).
 import { readSync } from 'node:fs';
+import { constants, open } from 'node:fs/promises';
 import { withRegularFileSync } from '../files.js';
 import { tapeParser } from './jsonTape.js';
 import type { LineView } from './lineView.js';
@@ -13,6 +16,70 @@ let shared: LineParser | null = null;
 
 /** Bytes read at a time for a page. */
 const PAGE_CHUNK = 256 * 1024;
+
+/** Where the viewer keeps copies of logs: a gone log's path -> its readable copy, else null. */
+export interface KeptPaths {
+  keptPathOf(file: string): string | null;
+}
+
+const keptPaths = new Set<KeptPaths>();
+
+/** Reads of a log gone from disk go to the copy `kept` names (until the returned function is called). */
+export function registerKeptPaths(kept: KeptPaths): () => void {
+  keptPaths.add(kept);
+  return () => keptPaths.delete(kept);
+}
+
+/** The path a read of `file` opens: the log itself, or the viewer's copy of it when the log is gone. */
+function readPath(file: string): string {
+  for (const kept of keptPaths) {
+    const copy = kept.keptPathOf(file);
+    if (copy !== null) return copy;
+  }
+  return file;
+}
+
+const COPY_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+const COPY_PIECE = 256 * 1024;
+
+/**
+ * The bytes [from, its size at open) of a log handed to `sink` a piece at a time (thread-pool reads, so
+ * the main thread is never held), for the viewer's kept copy; the log's stamp as it was opened, or null
+ * when it is gone, not a regular file, or `start` (told that stamp first) declines.
+ */
+export async function copyLogBytes(
+  file: string, from: number, sink: (piece: Buffer, at: number) => Promise<void>, start: (stamp: LogStamp) => boolean = () => true,
+): Promise<LogStamp | null> {
+  let handle;
+  try {
+    handle = await open(file, COPY_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return null;
+    const stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+    if (!start(stamp)) return null;
+    for (let at = from; at < stamp.size;) {
+      const buffer = Buffer.allocUnsafe(Math.min(COPY_PIECE, stamp.size - at));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      // Cut short (truncated meanwhile): what was copied is not the log; the next pass copies it again.
+      if (bytesRead <= 0) return null;
+      await sink(buffer.subarray(0, bytesRead), at);
+      at += bytesRead;
+    }
+    return stamp;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+export interface LogStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
 
 /**
  * One line of a log as plain JSON (what a plan's outcome shows of a call: its input, its result's sidecar),
@@ -33,7 +100,7 @@ export function readLineAt(file: string, start: number, end: number, parser: Lin
 function lineBytesAt(file: string, start: number, end: number): Buffer | null {
   if (end - start > MAX_LINE_BYTES || end < start) return null;
   // A log is never read through a symlink: a resolver that follows none.
-  return withRegularFileSync(file, (fd) => {
+  return withRegularFileSync(readPath(file), (fd) => {
     const buffer = Buffer.allocUnsafe(end - start);
     return readSync(fd, buffer, 0, buffer.length, start) === buffer.length ? buffer : null;
   }, () => null);
@@ -54,7 +121,7 @@ export interface PagedLine {
  * being written.
  */
 export function readLinesFrom(file: string, from: number, maxLines: number, maxBytes: number): { lines: PagedLine[]; next: number | null; size: number } | null {
-  return withRegularFileSync(file, (fd, stats) => {
+  return withRegularFileSync(readPath(file), (fd, stats) => {
     const lines: PagedLine[] = [];
     const chunk = Buffer.allocUnsafe(PAGE_CHUNK);
     let parts: Buffer[] = [];
@@ -108,7 +175,7 @@ export function readLinesFrom(file: string, from: number, maxLines: number, maxB
  */
 export function pageStartBefore(file: string, cursor: number, maxLines: number, maxBytes: number): number | null {
   if (cursor <= 0) return null;
-  return withRegularFileSync(file, (fd, stats) => {
+  return withRegularFileSync(readPath(file), (fd, stats) => {
     const end = Math.min(cursor, stats.size);
     const chunk = Buffer.allocUnsafe(PAGE_CHUNK);
     // The byte before the cursor ends the line before it: line starts are found below it.

@@ -4,7 +4,7 @@
 import { useCallback } from 'react';
 import { api } from '../api/client';
 import { useReloadOn, useRemote } from '../state/useRemote';
-import { exactTime, formatCount, relativeTime } from '../ui/format';
+import { exactTime, formatBytes, formatCount, relativeTime } from '../ui/format';
 
 const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
 
@@ -24,12 +24,18 @@ export function RetentionPanel({ listBump, onOpenSession }: Props) {
     <details className="retention-panel" data-testid="retention-panel">
       <summary>
         Claude Code will delete {plural(counts.plans, 'plan', 'plans')} and {plural(counts.transcripts, 'transcript', 'transcripts')} within a week;
-        the viewer keeps {formatCount(counts.plansKept)} of the plans' versions
+        the viewer keeps {formatCount(counts.plansKept)} of the plans' versions and {formatCount(counts.transcriptsKept)} of the transcripts
       </summary>
       <div className="retention-body">
         <p className="muted">
           cleanupPeriodDays: {r.cleanupPeriodDays} ({r.source === 'settings' ? 'from settings.json' : 'the default'}).
           {r.note && <> {r.note}.</>}
+        </p>
+        <p className="muted" data-testid="kept-transcripts">
+          {r.keptTranscripts.keeping
+            ? <>Transcripts kept by the viewer: {plural(r.keptTranscripts.logs, 'log', 'logs')} ({formatCount(r.keptTranscripts.goneLogs)} deleted by Claude Code),{' '}
+              {formatBytes(r.keptTranscripts.keptBytes)} of {formatBytes(r.keptTranscripts.limitBytes)} (--history-limit; the oldest are dropped first).</>
+            : <>The viewer keeps no copy of transcripts (no cache dir, or --history-limit 0).</>}
         </p>
         {r.plans.length > 0 && (
           <>
@@ -57,7 +63,9 @@ export function RetentionPanel({ listBump, onOpenSession }: Props) {
                     {t.project ? `${t.project} · ` : ''}{t.sessionId}
                   </button>{' '}
                   <span className="muted" title={exactTime(t.deletesAt)}>deleted {relativeTime(t.deletesAt)}</span>{' '}
-                  <span className="chip">{t.keptFacts === 'prompt-history' ? 'prompts stay in history.jsonl' : 'nothing kept'}</span>
+                  <span className={`chip${t.kept || t.keptFacts !== 'none' ? '' : ' retention-lost'}`}>
+                    {t.kept ? 'kept by the viewer' : t.keptFacts === 'prompt-history' ? 'not kept yet; prompts stay in history.jsonl' : 'not kept yet'}
+                  </span>
                 </li>
               ))}
               {counts.transcripts > r.transcripts.length && <li className="muted">and {formatCount(counts.transcripts - r.transcripts.length)} more</li>}

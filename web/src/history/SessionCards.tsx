@@ -26,7 +26,8 @@ function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: st
   const toast = useToast();
   const policy = useRetentionPolicy(true);
   const [now] = useState(() => Date.now());
-  const risk = policy ? riskOf(transcriptDeletesAt(card.lastAt, policy), now) : null;
+  // A kept session's transcript is already deleted: nothing is at risk any more.
+  const risk = policy && !card.kept ? riskOf(transcriptDeletesAt(card.lastAt, policy), now) : null;
   const copy = async () => {
     const ok = await copyText(card.resumeCommand);
     toast(ok ? `Copied: ${card.resumeCommand}` : 'Could not copy to the clipboard', ok ? 'success' : 'error');
@@ -37,6 +38,11 @@ function Card({ card, onOpenPlan }: { card: SessionCard; onOpenPlan(filename: st
       {risk && policy && (
         <p className="chip risk-badge transcript-risk" role="note">
           Claude Code deletes this transcript {whenText(risk)} (cleanupPeriodDays: {policy.cleanupPeriodDays}); the plan's versions the viewer has read stay here
+        </p>
+      )}
+      {card.kept && (
+        <p className="chip kept-badge" role="note" title="Claude Code deleted this transcript; the viewer serves it from the copy it kept under its cache dir">
+          Transcript kept by the viewer
         </p>
       )}
       {card.unreadLines > 0 && <UnreadNote lines={card.unreadLines} of="its transcript" />}

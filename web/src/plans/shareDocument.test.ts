@@ -24,6 +24,7 @@ const card: SessionCard = {
   plans: [],
   unreadLines: 0,
   resumeCommand: "cd '/home/u/web app' && claude --resume 5e55104e-0000-4000-8000-00000000a11c",
+  kept: false,
 };
 
 function plan(bodyHtml: string, over: Partial<SharedPlan> = {}): SharedPlan {

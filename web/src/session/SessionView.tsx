@@ -78,6 +78,11 @@ export function SessionView({ url, setUrl, onOpenPlan }: Props) {
             </>
           )}
         </p>
+        {card?.kept && (
+          <p className="chip kept-badge" role="note" data-testid="kept-note">
+            Transcript deleted by Claude Code; kept by the viewer (a copy under its cache dir)
+          </p>
+        )}
         {card && card.plans.length > 0 && (
           <p className="session-plans">
             Plans:{' '}
