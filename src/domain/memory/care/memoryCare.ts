@@ -8,8 +8,9 @@
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import {
   type FixKind, type MemoryFixAllResult, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult,
-  type ProblemKind, RECENT_FIXES,
+  type ProblemKind, RECENT_FIXES, type RecordKind,
 } from '../../../contract/memoryCare.js';
+import type { BulkRestoreResult } from '../../../contract/memoryChanges.js';
 import type { LoadedMemory } from '../loader.js';
 import type { MemoryStore } from '../memoryStore.js';
 import { type SourceContext, sourceContext } from './context.js';
@@ -62,9 +63,18 @@ export interface FixAllRequest {
 
 type MemorySnapshot = Pick<LoadedMemory, 'listing' | 'files'>;
 
+/** A bulk change to put back: each file's text before it (null: it did not exist), or pruned (skipped). */
+export interface BulkRestoreRequest {
+  sourceId: string;
+  changeId: string;
+  files: { file: string; before: string | null; pruned: boolean }[];
+  hash?: string | undefined;
+  apply: boolean;
+}
+
 /** What an undo record says of the fix besides its changes. */
 interface RecordMeta {
-  kind: FixKind;
+  kind: RecordKind;
   file: string;
   all?: BulkFix;
 }
@@ -140,6 +150,30 @@ export class MemoryCare {
   /** Every finding of one kind in a source fixed in one change, previewed, applied and undone as one fix. */
   fixAll(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
     return this.serial(() => this.fixAllNow(request));
+  }
+
+  /** A bulk change put back, previewed, applied and undone as a fix is (bulkChanges.ts). */
+  restoreBulk(request: BulkRestoreRequest): Promise<Outcome<BulkRestoreResult>> {
+    return this.serial(() => this.run<{ skipped: string[] }>({
+      sourceId: request.sourceId, apply: request.apply, hash: request.hash, key: ['restore-bulk', request.changeId],
+      plan: (_ctx, read) => {
+        const changes: FileChange[] = [];
+        const skipped: string[] = [];
+        for (const f of request.files) {
+          if (f.pruned) {
+            skipped.push(f.file);
+            continue;
+          }
+          const now = read(f.file);
+          if (now !== f.before) changes.push({ file: f.file, before: now, after: f.before });
+        }
+        if (changes.length === 0) {
+          const pruned = skipped.length > 0 ? ` (the earlier text of ${joinNames(skipped)} is no longer kept)` : '';
+          return { conflict: `every file of this change that can be put back is as it was before it${pruned}` };
+        }
+        return { changes, record: { kind: 'restore-bulk', file: changes[0]!.file }, extra: { skipped } };
+      },
+    }));
   }
 
   undoFix(undoId: string): Promise<Outcome<MemoryUndoResult>> {

@@ -149,6 +149,18 @@ export class MemoryHistory {
     });
   }
 
+  /** What putting a bulk change back needs: its folder's source and each file's text before it; null when unknown. */
+  async bulkRestore(changeId: string): Promise<{ sourceId: string; files: { file: string; before: string | null; pruned: boolean }[] } | null> {
+    const group = this.bulkGroups().find((g) => g.id === changeId);
+    const source = group === undefined ? undefined : (await this.o.memory.list()).sources.find((s) => s.dir === group.dir);
+    if (group === undefined || source === undefined) return null;
+    const files = group.files.map((f) => {
+      const before = f.before === null ? null : this.content(f.before);
+      return { file: f.file, before, pruned: f.before !== null && before === null };
+    });
+    return { sourceId: source.id, files };
+  }
+
   /** A kept content's text, or null (pruned). */
   content(sha: string): string | null {
     return this.o.observed.content(sha)?.toString('utf8') ?? null;
