@@ -3,10 +3,12 @@
 // transcript record -> one entry naming every file and what was merged into what. A session that writes
 // three memory files (its transcript in the real shape) makes no entry. Times are set on the files (and
 // on the folder, whose mtime dates a deletion), so nothing depends on the wall clock.
-import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Viewer } from '../../src/viewer.js';
+import { MAX_CHANGES, ObservedVersions } from '../../src/domain/history/observedVersions.js';
 import { encodeCwd, TempHome, uuid } from '../helpers/home.js';
 import { prompt, write, type LineContext } from '../history/transcript.js';
 
@@ -113,5 +115,33 @@ describe('bulk memory changes', () => {
     expect(await viewer.memoryHistory.bulkChanges()).toEqual(changes);
     expect(await viewer.memoryHistory.bulkChanges('nope')).toEqual([]);
     await viewer.close();
+  });
+});
+
+describe('the change records kept with the observed index', () => {
+  it('keep the last 2,000, and read back only well-formed ones', async () => {
+    const dir = path.join(home.root, 'cache-records');
+    const observed = new ObservedVersions(dir);
+    const sha = (n: number): string => createHash('sha256').update(String(n)).digest('hex');
+    for (let n = 0; n < MAX_CHANGES + 5; n++) {
+      observed.recordChange({ path: path.join(memDir, 'a.md'), dir: memDir, file: 'a.md', before: sha(n), after: sha(n + 1), at: t(n).toISOString() });
+    }
+    expect(observed.changes()).toHaveLength(MAX_CHANGES);
+    expect(observed.changes()[0]!.before).toBe(sha(5));
+    observed.observe(path.join(memDir, 'a.md'), Buffer.from('x'), BULK_AT);
+    observed.save();
+    const saved = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8')) as { changes: unknown[] };
+    const good = { path: path.join(memDir, 'b.md'), dir: memDir, file: 'b.md', before: null, after: sha(1), at: t(0).toISOString() };
+    saved.changes = [
+      good,
+      { ...good, path: 'relative.md' },
+      { ...good, before: '../../etc/passwd' },
+      { ...good, after: null },
+      { ...good, at: 'yesterday' },
+      { ...good, extra: 'dropped' },
+      'nonsense',
+    ];
+    await writeFile(path.join(dir, 'index.json'), JSON.stringify(saved));
+    expect(new ObservedVersions(dir).changes()).toEqual([good, good]);
   });
 });
