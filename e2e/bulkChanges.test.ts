@@ -1,6 +1,7 @@
 // A bulk change outside Claude Code in a real browser over the real server (its watchers, its cache dir):
 // while the viewer runs, a "dream" project's memory is rewritten with no session (two topics merged into
-// one, three deleted, MEMORY.md rewritten). The folder's Health tab lists it as one entry naming every file;
+// one, three deleted, MEMORY.md rewritten). MEMORY.md's memory timeline says its new version came with it;
+// the folder's Health tab lists it as one entry naming every file;
 // Restore previews the change as a diff, Apply puts every file back on disk, and Undo takes that back.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -55,6 +56,14 @@ describe('a bulk change outside Claude Code', () => {
     for (const n of [1, 2, 3]) await rm(path.join(dreamDir, `old${n}.md`));
     await writeFile(path.join(dreamDir, 'MEMORY.md'), NEW_INDEX);
     await expect.poll(async () => ((await api('api/memory/changes?project=dream')) as { changes: { files: unknown[] }[] }).changes[0]?.files.length ?? 0).toBe(7);
+
+    // The memory timeline of a file the change rewrote says so, and leads to the change.
+    const timeline = (await env.open(`?view=memory&source=${encodeURIComponent(dreamId)}&entry=${encodeURIComponent(`${dreamId}/MEMORY.md`)}&etab=history`)).page;
+    const note = timeline.locator('.memory-version .bulk-note');
+    await expect.poll(() => note.count()).toBe(1);
+    expect(await note.textContent()).toContain('One of 7 files changed outside Claude Code at once');
+    await note.getByRole('link').click();
+    await expect.poll(() => timeline.getByTestId('bulk-change').count()).toBe(1);
 
     const { page } = await env.open(`?view=memory&tab=health&source=${encodeURIComponent(dreamId)}`);
     const entry = page.getByTestId('bulk-change');
