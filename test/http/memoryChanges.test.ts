@@ -149,6 +149,10 @@ describe('POST /api/memory/changes/{id}/restore', () => {
     expect(await stat(path.join(memDir, 'shipping.md')).catch(() => null)).toBeNull();
     expect(await disk('keep.md')).toBe('# Keep\n');
 
+    // The restore is the viewer's own write: no bulk change outside Claude Code.
+    await observe(server);
+    expect((await call<MemoryChangesBody>(server, 'GET', '/api/memory/changes')).data.changes.map((c) => c.id)).toEqual([id]);
+
     const fixes = await call<MemoryFixes>(server, 'GET', '/api/memory/fixes');
     expect(fixes.data.items[0]).toMatchObject({ undoId: applied.data.undoId, kind: 'restore-bulk', undoable: true });
     const undone = await call<MemoryUndoResult>(server, 'POST', '/api/memory/undo', { undoId: applied.data.undoId });
@@ -156,5 +160,8 @@ describe('POST /api/memory/changes/{id}/restore', () => {
     expect(await disk('MEMORY.md')).toBe(NEW_INDEX);
     expect(await disk('shipping.md')).toBe(`${MERGED}Edited since.\n`);
     for (const name of ['alpha.md', 'beta.md', 'old1.md', 'old2.md']) expect(await disk(name)).toBeNull();
+    // Nor is its undo.
+    await observe(server);
+    expect((await call<MemoryChangesBody>(server, 'GET', '/api/memory/changes')).data.changes.map((c) => c.id)).toEqual([id]);
   });
 });

@@ -40,6 +40,8 @@ export interface ObservedChange {
   before: string | null;
   after: string | null;
   at: string;
+  /** The viewer itself made it (a memory fix, a restore, an undo). */
+  viewer?: true;
 }
 
 /** The changes kept: the last ones. */
@@ -232,8 +234,10 @@ function validChange(value: unknown): ObservedChange | null {
   const sha = (v: unknown): v is string | null => v === null || (typeof v === 'string' && SHA.test(v));
   if (typeof c.path !== 'string' || !path.isAbsolute(c.path) || typeof c.dir !== 'string' || !path.isAbsolute(c.dir) ||
       typeof c.file !== 'string' || !sha(c.before) || !sha(c.after) || c.before === c.after ||
-      typeof c.at !== 'string' || Number.isNaN(Date.parse(c.at))) {
+      typeof c.at !== 'string' || Number.isNaN(Date.parse(c.at)) || (c.viewer !== undefined && c.viewer !== true)) {
     return null;
   }
-  return { path: c.path, dir: c.dir, file: c.file, before: c.before, after: c.after, at: c.at };
+  const change: ObservedChange = { path: c.path, dir: c.dir, file: c.file, before: c.before, after: c.after, at: c.at };
+  if (c.viewer === true) change.viewer = true;
+  return change;
 }

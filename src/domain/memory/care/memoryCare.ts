@@ -5,6 +5,7 @@
 // previous bytes go to an undo record under the viewer's cache dir; --read-only, no cache dir, or one
 // that cannot be written turns every write off, and health says why. Fixes and undos run one at a time.
 // A start finishes what a viewer killed in the middle of a fix left (recover()).
+import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import {
   type FixKind, type MemoryFixAllResult, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult,
@@ -38,6 +39,8 @@ export interface MemoryCareOptions {
   sessionKnown(sessionId: string): boolean;
   /** Called after files were written (the listing is stale). */
   changed(): void;
+  /** What the viewer itself just wrote: each file's path and its content hash now (null: removed), so that no bulk change outside Claude Code is made of it. */
+  wrote?(files: { path: string; after: string | null }[]): void;
   now?: () => number;
 }
 
@@ -409,6 +412,7 @@ export class MemoryCare {
       return { status: 500, message: `Could not write the fix: ${messageOf(error)}${note}` };
     }
     undo.end(id);
+    this.o.wrote?.(recorded.map((c) => ({ path: path.join(dir, ...c.file.split('/')), after: c.after })));
     this.o.changed();
     return { ok: { ...answer, applied: true, undoId: id } };
   }
@@ -462,6 +466,9 @@ export class MemoryCare {
       return { status: 500, message: `Could not undo: ${messageOf(error)}` };
     } finally {
       undo.end(record.id);
+      this.o.wrote?.(restore.map((c) => ({
+        path: path.join(record.dir, ...c.file.split('/')), after: c.before === null ? null : sha256(Buffer.from(c.before, 'base64')),
+      })));
       this.o.changed();
     }
     undo.remove(record.id);

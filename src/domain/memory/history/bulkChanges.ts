@@ -2,7 +2,8 @@
 // session explains, grouped per memory folder into bursts. Auto Dream rewrites, merges and deletes many
 // files at once and leaves no transcript record (claude-code-formats.md, memory); a session's own writes
 // are in its transcript. "No session explains it": no Write or Edit of that file in any transcript within
-// SESSION_SLACK_MS of the change (a session's write leaves the file's mtime at the call's time).
+// SESSION_SLACK_MS of the change (a session's write leaves the file's mtime at the call's time). What the
+// viewer wrote itself (memory care's fixes, restores and undos) is no change outside either.
 import { contentHash, type ObservedChange } from '../../history/observedVersions.js';
 import type { BulkChangeKind } from '../../../contract/memoryChanges.js';
 
@@ -42,6 +43,7 @@ export interface BulkSources {
 /** The bulk changes, newest first. */
 export function bulkGroups(sources: BulkSources): BulkGroup[] {
   const outside = sources.changes.filter((c) => {
+    if (c.viewer === true) return false;
     const at = Date.parse(c.at);
     return !sources.writeTimes(c.path).some((t) => Math.abs(t - at) <= SESSION_SLACK_MS);
   });

@@ -11,6 +11,8 @@ import type { MemoryListing } from '../../types.js';
 export class ChangeRecorder {
   /** Folders (and their ancestors) of every observed file; built at first use. */
   private known: Set<string> | null = null;
+  /** What the viewer itself wrote and has not seen yet: `<path>\0<sha or ->`, oldest first. */
+  private readonly own = new Set<string>();
 
   constructor(private readonly observed: ObservedVersions) {}
 
@@ -24,13 +26,25 @@ export class ChangeRecorder {
     return seen === undefined || seen.goneAt !== null ? null : seen.versions.at(-1)?.sha ?? null;
   }
 
+  /** The viewer wrote these files (a fix, a restore, an undo): the change it sees next of each is marked its own. */
+  expect(files: readonly { path: string; after: string | null }[]): void {
+    for (const f of files) {
+      this.own.delete(ownKey(f.path, f.after));
+      this.own.add(ownKey(f.path, f.after));
+    }
+    for (const key of this.own) {
+      if (this.own.size <= MAX_OWN) break;
+      this.own.delete(key);
+    }
+  }
+
   /** The file `filepath` of `listing` now holds `sha` (kept already), where it held `before`. */
   seen(listing: MemoryListing, filepath: string, before: string | null, sha: string, mtimeMs: number): void {
     if (before === sha) return;
     const place = placeOf(listing, filepath);
     if (place === null) return;
     if (before === null && !this.knownDirs().has(place.dir)) return;
-    this.observed.recordChange({ path: filepath, ...place, before, after: sha, at: new Date(mtimeMs).toISOString() });
+    this.observed.recordChange({ path: filepath, ...place, before, after: sha, at: new Date(mtimeMs).toISOString(), ...this.ownWrite(filepath, sha) });
   }
 
   /** The file is gone (first noticed now); `before` its last content. */
@@ -46,13 +60,17 @@ export class ChangeRecorder {
         break;
       }
     }
-    this.observed.recordChange({ path: filepath, ...place, before, after: null, at: new Date(at).toISOString() });
+    this.observed.recordChange({ path: filepath, ...place, before, after: null, at: new Date(at).toISOString(), ...this.ownWrite(filepath, null) });
   }
 
   /** Every listed folder's files have been observed: new files there are changes from now on. */
   passDone(listing: MemoryListing): void {
     const known = this.knownDirs();
     for (const source of listing.sources) known.add(source.dir);
+  }
+
+  private ownWrite(filepath: string, after: string | null): { viewer?: true } {
+    return this.own.delete(ownKey(filepath, after)) ? { viewer: true } : {};
   }
 
   private knownDirs(): Set<string> {
@@ -68,6 +86,11 @@ export class ChangeRecorder {
     return this.known;
   }
 }
+
+/** Writes of the viewer's own not seen yet that are remembered. */
+const MAX_OWN = 10_000;
+
+const ownKey = (filepath: string, after: string | null): string => `${filepath}\0${after ?? '-'}`;
 
 /** The memory folder holding `filepath` (the listed source deepest above it) and its name there, or null. */
 function placeOf(listing: MemoryListing, filepath: string): { dir: string; file: string } | null {

@@ -130,6 +130,11 @@ export class MemoryHistory {
     this.o.observed.save();
   }
 
+  /** Files memory care just wrote: their next change is the viewer's own, not one outside Claude Code. */
+  viewerWrote(files: readonly { path: string; after: string | null }[]): void {
+    this.recorder.expect(files);
+  }
+
   /** The bulk changes outside any session the viewer saw, newest first (bulkChanges.ts). */
   bulkGroups(): BulkGroup[] {
     const byFile = this.writesByFile();
