@@ -21,6 +21,7 @@ import {
 } from './fixFiles.js';
 import { planFix } from './fixes/plan.js';
 import { planAll } from './fixes/planAll.js';
+import { planRestore, type RestoreFile } from './fixes/restoreBulk.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
 import { FIX_ALL_KINDS, isFixAllKind } from './kinds.js';
@@ -70,7 +71,7 @@ type MemorySnapshot = Pick<LoadedMemory, 'listing' | 'files'>;
 export interface BulkRestoreRequest {
   sourceId: string;
   changeId: string;
-  files: { file: string; before: string | null; pruned: boolean }[];
+  files: RestoreFile[];
   hash?: string | undefined;
   apply: boolean;
 }
@@ -160,21 +161,9 @@ export class MemoryCare {
     return this.serial(() => this.run<{ skipped: string[] }>({
       sourceId: request.sourceId, apply: request.apply, hash: request.hash, key: ['restore-bulk', request.changeId],
       plan: (_ctx, read) => {
-        const changes: FileChange[] = [];
-        const skipped: string[] = [];
-        for (const f of request.files) {
-          if (f.pruned) {
-            skipped.push(f.file);
-            continue;
-          }
-          const now = read(f.file);
-          if (now !== f.before) changes.push({ file: f.file, before: now, after: f.before });
-        }
-        if (changes.length === 0) {
-          const pruned = skipped.length > 0 ? ` (the earlier text of ${joinNames(skipped)} is no longer kept)` : '';
-          return { conflict: `every file of this change that can be put back is as it was before it${pruned}` };
-        }
-        return { changes, record: { kind: 'restore-bulk', file: changes[0]!.file }, extra: { skipped } };
+        const plan = planRestore(request.files, read);
+        if ('conflict' in plan) return plan;
+        return { changes: plan.changes, record: { kind: 'restore-bulk', file: plan.changes[0]!.file }, extra: { skipped: plan.skipped } };
       },
     }));
   }
