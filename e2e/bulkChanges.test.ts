@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversationLine } from '../test/helpers/home.js';
+import { expectAccessible } from './helpers/axe.js';
 import { encodeKey } from './helpers/fixture.js';
 import { useTestEnv } from './helpers/setup.js';
 
@@ -81,16 +82,17 @@ describe('a bulk change outside Claude Code', () => {
     await entry.getByRole('button', { name: 'Restore…' }).click();
     const preview = entry.getByRole('region', { name: /^Preview: Restore 7 files/ });
     await expect.poll(() => preview.locator('.diff-add').count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'a bulk change and its restore preview');
     expect(await disk('deploy.md')).toBeNull();
     await preview.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => disk('deploy.md')).toBe(BEFORE['deploy.md']);
-    for (const name of Object.keys(BEFORE)) expect(await disk(name)).toBe(BEFORE[name]);
-    expect(await disk('shipping.md')).toBeNull();
-
+    // The banner shows once the service answered: every file is written by then.
     const banner = page.locator('.fix-applied');
     await expect.poll(() => banner.textContent()).toContain('Put back');
+    for (const name of Object.keys(BEFORE)) expect(await disk(name)).toBe(BEFORE[name]);
+    expect(await disk('shipping.md')).toBeNull();
     await banner.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => disk('shipping.md')).toBe(MERGED);
+    await expect.poll(() => banner.count()).toBe(0);
+    expect(await disk('shipping.md')).toBe(MERGED);
     expect(await disk('MEMORY.md')).toBe(NEW_INDEX);
     expect(await disk('deploy.md')).toBeNull();
   }, 60_000);
