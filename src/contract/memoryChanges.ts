@@ -56,7 +56,7 @@ export const changesEndpoints = {
     description: [
       'A changed file gets its text from before back, a deleted one is created again, a created one is removed. Previewed and applied',
       'as POST /api/memory/fix is (a diff and the hash of the files now; 409 when any changed since the preview; 403 with --read-only),',
-      'and undone with the returned undoId. A file whose earlier text is no longer kept is left as it is and named in `skipped`.',
+      'and undone with the returned undoId. A file whose earlier text is no longer kept (or whose folder is gone) is left as it is and named in `skipped`.',
     ].join(' '),
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
     body: Type.Object({
@@ -70,7 +70,7 @@ export const changesEndpoints = {
         files: Type.Array(Type.String(), { description: 'The files it changes' }),
         applied: Type.Boolean(),
         undoId: NullableString('Set when applied: POST it to /api/memory/undo'),
-        skipped: Type.Array(Type.String(), { description: 'Files left as they are: their text from before the change is no longer kept' }),
+        skipped: Type.Array(Type.String(), { description: 'Files left as they are: their text from before the change is no longer kept, or the folder they were in is gone' }),
       }),
       400: errors.badRequest,
       403: textAnswer('Host not allowed, a cross-origin request, or writes are unavailable (--read-only, no cache folder that can be written)', 'Forbidden: the viewer runs with --read-only'),

@@ -68,7 +68,7 @@ function BulkChangeItem({ change, readOnly, readOnlyReason, fixes, entryOf }: Om
             <>
               <p className="muted">Every file back as it was before this change. Nothing is written until you apply it; it can be undone.</p>
               {(open.result.skipped?.length ?? 0) > 0 && (
-                <p className="notice">Left as they are (their earlier text is no longer kept): {open.result.skipped!.join(', ')}</p>
+                <p className="notice">Left as they are (their earlier text is no longer kept, or their folder is gone): {open.result.skipped!.join(', ')}</p>
               )}
               <DiffView diff={maskSecrets(open.result.diff).text} />
             </>
