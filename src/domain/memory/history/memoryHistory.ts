@@ -122,7 +122,8 @@ export class MemoryHistory {
         this.stamps.delete(filepath);
       }
     }
-    this.recorder.passDone(listing);
+    // A pass over some files only does not make the others' first look a change.
+    if (named === null) this.recorder.passDone(listing);
     this.o.changed();
   }
 
@@ -219,8 +220,8 @@ export class MemoryHistory {
         const revived = (this.o.observed.of(filepath)?.goneAt ?? null) !== null;
         const added = this.o.observed.observe(filepath, bytes, stats.mtimeMs);
         const after = this.recorder.lastSeen(filepath);
-        if (added) this.o.changed();
         if ((added || revived) && after !== null) this.recorder.seen(await this.o.memory.list(), filepath, before, after, stats.mtimeMs);
+        if (added || revived) this.o.changed();
       }
       return { text: bytes.toString('utf8'), mtimeMs: stats.mtimeMs };
     } catch {
