@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryChangesBody, BulkRestoreResult } from '../../src/contract/memoryChanges.js';
 import type { MemoryFixes, MemoryUndoResult } from '../../src/contract/memoryCare.js';
@@ -104,6 +106,25 @@ describe('GET /api/memory/changes', () => {
     ]);
     expect((await call<MemoryChangesBody>(server, 'GET', '/api/memory/changes?project=WEBAPP')).data.changes).toHaveLength(1);
     expect((await call<MemoryChangesBody>(server, 'GET', '/api/memory/changes?project=other')).data.changes).toEqual([]);
+  });
+});
+
+describe('the memory_changes MCP tool', () => {
+  it('lists the bulk change with its files, through the real SDK client', async () => {
+    const client = new Client({ name: 'pmv-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+    try {
+      const answer = (await client.callTool({ name: 'memory_changes', arguments: { project: 'webapp' } })) as { content: { text: string }[]; isError?: boolean };
+      expect(answer.isError ?? false).toBe(false);
+      const body = JSON.parse(answer.content[0]!.text) as { total: number; changes: { dir: string; files: { file: string; change: string; mergedInto: string | null }[] }[] };
+      expect(body.total).toBe(1);
+      expect(body.changes[0]!.dir).toBe(memDir);
+      expect(body.changes[0]!.files.filter((f) => f.mergedInto !== null).map((f) => [f.file, f.mergedInto])).toEqual([['alpha.md', 'shipping.md'], ['beta.md', 'shipping.md']]);
+      const none = (await client.callTool({ name: 'memory_changes', arguments: { project: 'other' } })) as { content: { text: string }[] };
+      expect(JSON.parse(none.content[0]!.text)).toEqual({ total: 0, changes: [] });
+    } finally {
+      await client.close();
+    }
   });
 });
 
