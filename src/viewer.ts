@@ -161,6 +161,7 @@ export class Viewer {
       staleDays: options.staleDays,
       sessionKnown: (id) => this.sessions.cwdForSession(id) !== null,
       changed: () => this.memoryChanged(),
+      wrote: (files) => this.memoryHistory.viewerWrote(files),
     });
     // The spec's plan search is exact without its filters but reads every plan: they are built before the
     // plan history and the find index, which take far longer on a heavy home.

@@ -125,5 +125,5 @@ export type OpenRequest = Body<(typeof endpoints)['open']['body']>;
 export type OpenResult = Body<Ok<'open'>>;
 export type {
   MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes, MemoryHealth, MemoryHealthSource, MemoryProblem, MemoryRecentFix, MemoryTrash,
-  MemoryTrashItem, MemoryUndoRequest, MemoryUndoResult, ProblemKind, FixKind,
+  MemoryTrashItem, MemoryUndoRequest, MemoryUndoResult, ProblemKind, FixKind, RecordKind,
 } from './memoryCare.js';

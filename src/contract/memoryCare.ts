@@ -20,6 +20,10 @@ export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 export const FIX_KINDS = ['add-to-index', 'remove-link', 'retarget-link', 'quote-value', 'move-past-cut', 'trash-topic', 'link-mention'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
+/** What an undo record (and GET /api/memory/fixes) names: a fix, or a bulk change put back (POST /api/memory/changes/{id}/restore). */
+export const RECORD_KINDS = [...FIX_KINDS, 'restore-bulk'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
 /** How many recent fixes GET /api/memory/fixes lists. */
 export const RECENT_FIXES = 20;
 
@@ -94,7 +98,7 @@ export const MemoryTrashItemSchema = Type.Object({
 
 export const MemoryRecentFixSchema = Type.Object({
   undoId: Type.String({ description: 'POST it to /api/memory/undo to undo the fix' }),
-  kind: Enum(FIX_KINDS, 'The fix that was applied (for a fix of all findings of one kind: the fix of the first one)'),
+  kind: Enum(RECORD_KINDS, 'The fix that was applied (for a fix of all findings of one kind: the fix of the first one); restore-bulk: a bulk change put back'),
   all: Type.Unsafe<{ problem: ProblemKind; count: number } | null>({
     ...Type.Object({
       problem: Enum(PROBLEM_KINDS, 'The kind of finding fixed'),

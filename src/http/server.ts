@@ -18,6 +18,7 @@ import { memoryCareRoutes } from './routes/memoryCare.js';
 import { findRoutes } from './routes/find.js';
 import { historyRoutes } from './routes/history.js';
 import { memoryHistoryRoutes } from './routes/memoryHistory.js';
+import { memoryChangesRoutes } from './routes/memoryChanges.js';
 import { outcomeRoutes } from './routes/outcome.js';
 import { costRoutes } from './routes/costs.js';
 import { transcriptRoutes } from './routes/transcript.js';
@@ -156,6 +157,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   planRoutes(app, options.viewer);
   historyRoutes(app, options.viewer);
   memoryHistoryRoutes(app, options.viewer);
+  memoryChangesRoutes(app, options.viewer);
   outcomeRoutes(app, options.viewer);
   costRoutes(app, options.viewer);
   transcriptRoutes(app, options.viewer);

@@ -14,6 +14,7 @@ import { healthAnswer, memoryHealth } from './memoryHealth.js';
 import { PROBLEM_KINDS } from '../contract/memoryCare.js';
 import { registerOutcomeTool } from './outcomeTool.js';
 import { registerMemoryHistoryTools } from './memoryHistoryTools.js';
+import { registerMemoryChangesTool } from './memoryChangesTool.js';
 import { registerTranscriptTool } from './transcriptTool.js';
 import { searchEverything } from './searchTool.js';
 import { notFound, planName, uniqueMatch } from './resolve.js';
@@ -219,6 +220,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
 
   registerOutcomeTool(server, viewer);
   registerMemoryHistoryTools(server, viewer);
+  registerMemoryChangesTool(server, viewer);
   registerTranscriptTool(server, viewer);
   return server;
 }

@@ -112,7 +112,7 @@ describe('Fetch-Metadata isolation of every route (rule 3a)', () => {
     ['GET', '/api/events'], ['GET', '/'], ['GET', asset], ['GET', '/nope'], ['HEAD', '/api/plans'], ['HEAD', '/'],
     ['POST', '/api/open'], ['POST', '/api/refresh'], ['OPTIONS', '/api/plans'],
     ['GET', '/api/memory/health'], ['GET', '/api/memory/trash'], ['GET', '/api/memory/fixes'], ['POST', '/api/memory/fix'], ['POST', '/api/memory/fix-all'],
-    ['POST', '/api/memory/undo'],
+    ['POST', '/api/memory/undo'], ['GET', '/api/memory/changes'], ['POST', '/api/memory/changes/b0/restore'],
   ];
 
   it('refuses a request another site sent, on every route and method, with a plain-text 403 and the security headers', async () => {

@@ -38,7 +38,7 @@ export async function checkEveryTool(client: Client, fixture: Fixture): Promise<
   const planFile = path.join(home.claude, 'plans', 'jolly-juggling-penguin.md');
 
   const tools = (await client.listTools()).tools;
-  expect(tools.map((t) => t.name).sort()).toEqual(['get_memory', 'get_plan', 'get_session', 'list_plans', 'memory_blame', 'memory_health', 'memory_history', 'plan_history', 'plan_outcome', 'search', 'session_transcript']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['get_memory', 'get_plan', 'get_session', 'list_plans', 'memory_blame', 'memory_changes', 'memory_health', 'memory_history', 'plan_history', 'plan_outcome', 'search', 'session_transcript']);
   for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
 
   // search: a plan and a memory entry, with the line each matched on.

@@ -28,13 +28,32 @@ export interface ObservedPlan {
   goneAt: string | null;
 }
 
+/**
+ * One change the viewer saw of a file: its content before (null: it did not exist) and after (null: it
+ * was deleted), and when (a change: the file's mtime; a deletion: its folder's mtime when noticed).
+ */
+export interface ObservedChange {
+  path: string;
+  /** The folder the file belongs to (a memory folder), and the file's name inside it. */
+  dir: string;
+  file: string;
+  before: string | null;
+  after: string | null;
+  at: string;
+  /** The viewer itself made it (a memory fix, a restore, an undo). */
+  viewer?: true;
+}
+
+/** The changes kept: the last ones. */
+export const MAX_CHANGES = 2000;
+
 export function contentHash(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 export class ObservedVersions {
   /** By plan path; read from the cache dir at first use (not at start-up, where nothing needs it yet). */
-  private loaded: Map<string, ObservedPlan> | null = null;
+  private loaded: { plans: Map<string, ObservedPlan>; changes: ObservedChange[] } | null = null;
   private readonly objects: string;
   private readonly indexFile: string;
   private dirty = false;
@@ -46,8 +65,26 @@ export class ObservedVersions {
   }
 
   private get plans(): Map<string, ObservedPlan> {
-    this.loaded ??= this.dir === null ? new Map() : this.load();
+    return this.state.plans;
+  }
+
+  private get state(): { plans: Map<string, ObservedPlan>; changes: ObservedChange[] } {
+    this.loaded ??= this.dir === null ? { plans: new Map(), changes: [] } : this.load();
     return this.loaded;
+  }
+
+  /** Records a change seen (the last MAX_CHANGES are kept, with the index). */
+  recordChange(change: ObservedChange): void {
+    if (!this.keeping) return;
+    const changes = this.state.changes;
+    changes.push(change);
+    if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
+    this.dirty = true;
+  }
+
+  /** The changes recorded, oldest recorded first. */
+  changes(): readonly ObservedChange[] {
+    return this.state.changes;
   }
 
   /** Whether anything is kept at all (not for the demo home, nor without a cache dir). */
@@ -87,12 +124,13 @@ export class ObservedVersions {
   }
 
   /** The plan's file is gone from disk (first noticed now). */
-  gone(filepath: string, at = new Date()): void {
+  gone(filepath: string, at = new Date()): boolean {
     const plan = this.plans.get(filepath);
-    if (plan === undefined || plan.goneAt !== null) return;
+    if (plan === undefined || plan.goneAt !== null) return false;
     plan.goneAt = at.toISOString();
     this.version++;
     this.dirty = true;
+    return true;
   }
 
   of(filepath: string): ObservedPlan | undefined {
@@ -124,7 +162,7 @@ export class ObservedVersions {
     try {
       mkdirSync(this.dir, { recursive: true });
       const tmp = `${this.indexFile}.tmp.${process.pid}`;
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, plans: [...this.plans] }));
+      writeFileSync(tmp, JSON.stringify({ format: FORMAT, plans: [...this.plans], changes: this.state.changes }));
       renameSync(tmp, this.indexFile);
       this.dirty = false;
     } catch {
@@ -161,17 +199,18 @@ export class ObservedVersions {
    * pruning one never removes a file outside the objects folder), sizes and times of their types. Anything
    * else is left out; a file that is not a regular one is not read.
    */
-  private load(): Map<string, ObservedPlan> {
+  private load(): { plans: Map<string, ObservedPlan>; changes: ObservedChange[] } {
     const plans = new Map<string, ObservedPlan>();
+    const empty = { plans, changes: [] };
     const bytes = readCacheFileSync(this.indexFile, MAX_INDEX_BYTES);
-    if (bytes === null || bytes === TOO_LARGE) return plans;
-    let doc: { format?: unknown; plans?: unknown };
+    if (bytes === null || bytes === TOO_LARGE) return empty;
+    let doc: { format?: unknown; plans?: unknown; changes?: unknown };
     try {
       doc = JSON.parse(bytes.toString('utf8')) as typeof doc;
     } catch {
-      return plans;
+      return empty;
     }
-    if (typeof doc !== 'object' || doc === null || doc.format !== FORMAT || !Array.isArray(doc.plans)) return plans;
+    if (typeof doc !== 'object' || doc === null || doc.format !== FORMAT || !Array.isArray(doc.plans)) return empty;
     for (const entry of doc.plans as unknown[]) {
       if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !path.isAbsolute(entry[0])) continue;
       const plan = entry[1] as Partial<ObservedPlan> | null;
@@ -183,6 +222,22 @@ export class ObservedVersions {
       }).map(({ sha, size, at }) => ({ sha, size, at }));
       if (versions.length > 0) plans.set(entry[0], { versions, goneAt: typeof plan.goneAt === 'string' ? plan.goneAt : null });
     }
-    return plans;
+    const changes = Array.isArray(doc.changes) ? (doc.changes as unknown[]).map(validChange).filter((c) => c !== null).slice(-MAX_CHANGES) : [];
+    return { plans, changes };
   }
+}
+
+/** A saved change rebuilt field by field: absolute paths, hashes or null, a time; else null. */
+function validChange(value: unknown): ObservedChange | null {
+  const c = value as Partial<Record<keyof ObservedChange, unknown>> | null;
+  if (typeof c !== 'object' || c === null) return null;
+  const sha = (v: unknown): v is string | null => v === null || (typeof v === 'string' && SHA.test(v));
+  if (typeof c.path !== 'string' || !path.isAbsolute(c.path) || typeof c.dir !== 'string' || !path.isAbsolute(c.dir) ||
+      typeof c.file !== 'string' || !sha(c.before) || !sha(c.after) || c.before === c.after ||
+      typeof c.at !== 'string' || Number.isNaN(Date.parse(c.at)) || (c.viewer !== undefined && c.viewer !== true)) {
+    return null;
+  }
+  const change: ObservedChange = { path: c.path, dir: c.dir, file: c.file, before: c.before, after: c.after, at: c.at };
+  if (c.viewer === true) change.viewer = true;
+  return change;
 }

@@ -1,7 +1,7 @@
 // The only way the UI talks to the service: the public HTTP API of the interface spec.
 import type {
   ArchiveBody, Content, CostsBody, FindBody, MemoryBlameBody, MemoryFixAllRequest, MemoryFixAllResult, MemoryFixRequest, MemoryFixResult, MemoryFixes,
-  MemoryHealth, MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList,
+  BulkRestoreRequest, BulkRestoreResult, MemoryChangesBody, MemoryHealth, MemoryHistoryBody, MemoryListing, MemorySearch, MemoryTrash, MemoryUndoResult, OpenRequest, OpenResult, PlanHistoryBody, PlanList,
   PlanOutcome, PlanSearch, RefreshResult, RetentionPolicy, SessionCard, SessionMemoryBody, SessionPromptsBody, StatusBody, TranscriptBody,
 } from './types';
 
@@ -115,5 +115,8 @@ export const api = {
   memoryTrash: (signal?: AbortSignal) => getJson<MemoryTrash>('/api/memory/trash', signal),
   memoryFix: (request: MemoryFixRequest) => postJson<MemoryFixResult>('/api/memory/fix', request),
   memoryFixAll: (request: MemoryFixAllRequest) => postJson<MemoryFixAllResult>('/api/memory/fix-all', request),
+  memoryChanges: (project: string, signal?: AbortSignal) => getJson<MemoryChangesBody>(`/api/memory/changes?project=${encodeURIComponent(project)}`, signal),
+  memoryChangeRestore: (changeId: string, body: BulkRestoreRequest) =>
+    postJson<BulkRestoreResult>(`/api/memory/changes/${encodeURIComponent(changeId)}/restore`, body),
   memoryUndo: (undoId: string) => postJson<MemoryUndoResult>('/api/memory/undo', { undoId }),
 };

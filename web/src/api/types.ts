@@ -7,6 +7,7 @@ export type * from '../../../src/contract/history';
 export type * from '../../../src/contract/status';
 export type * from '../../../src/contract/outcome';
 export type * from '../../../src/contract/memoryHistory';
+export type * from '../../../src/contract/memoryChanges';
 export type * from '../../../src/contract/transcript';
 export type * from '../../../src/contract/sessionMemory';
 export type * from '../../../src/contract/costs';

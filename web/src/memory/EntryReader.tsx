@@ -236,7 +236,7 @@ export function EntryReader({ entry, source, content, resolver, sourceEntries, p
       {/* The panel the selected tab controls; the document's keeps the reader's own layout (display: contents). */}
       <div role="tabpanel" id={tabIds('entry', shownTab).panel} aria-labelledby={tabIds('entry', shownTab).tab} className={shownTab === 'document' ? 'entry-document-panel' : 'entry-timeline'}>
       {shownTab !== 'document' ? (
-        <MemoryTimeline id={entry.id} view={shownTab} stamp={`${entry.modified}\0${entry.size}`} />
+        <MemoryTimeline id={entry.id} source={source} view={shownTab} stamp={`${entry.modified}\0${entry.size}`} />
       ) : content.status === 'missing' ? (
         <div className="state-panel">
           <h2>This memory file is gone</h2>

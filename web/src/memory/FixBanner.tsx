@@ -19,7 +19,7 @@ export function FixBanner({ fixes, readOnly, reason }: { fixes: FixFlow; readOnl
       ))}
       {fixes.applied && (
         <p className="notice fix-applied" role="status">
-          Fix applied to {fixes.applied.files.join(', ')}.{' '}
+          {fixes.applied.kind === 'restore-bulk' ? 'Put back' : 'Fix applied to'} {fixes.applied.files.join(', ')}.{' '}
           <button type="button" className="link-button" onClick={fixes.undo}>Undo</button>
         </p>
       )}

@@ -3,14 +3,15 @@
 // it; any two versions compared with the plan history's line diff; each line of the file with the
 // version that last wrote it. Texts and prompts are masked as the Document tab masks them, until revealed.
 // Above the versions, the sessions that wrote the file and those a relevant_memories attachment handed it to,
-// each a link to its session view.
+// each a link to its session view. A version a bulk change outside Claude Code left (GET /api/memory/changes)
+// says so, with a link to the folder's Health tab where the change is listed and can be restored.
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import type { BlameLine, MemoryBlameBody, MemoryHistoryBody, MemoryVersion, SessionLoad } from '../api/types';
+import type { BlameLine, MemoryBlameBody, MemoryChangesBody, MemoryHistoryBody, MemorySource, MemoryVersion, SessionLoad } from '../api/types';
 import { api, describeError } from '../api/client';
 import { diffTexts } from '../history/lineDiff';
 import { RawDiff } from '../history/RawDiff';
 import { exactTime, relativeTime } from '../ui/format';
-import { sessionHref } from '../state/url';
+import { DEFAULT_STATE, serializeUrlState, sessionHref } from '../state/url';
 import { followInApp } from '../state/inAppLink';
 import { useLoaded } from '../state/useLoaded';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
@@ -19,6 +20,8 @@ export type TimelineView = 'history' | 'blame';
 
 interface Props {
   id: string;
+  /** The file's memory folder: its bulk changes are looked up by its project. */
+  source: MemorySource;
   view: TimelineView;
   /** Changes when the file does: the answers are fetched again. */
   stamp: string;
@@ -35,10 +38,11 @@ function Who({ source, sessionId, at }: { source: MemoryVersion['source']; sessi
   );
 }
 
-export function MemoryTimeline({ id, view, stamp }: Props) {
+export function MemoryTimeline({ id, source, view, stamp }: Props) {
   const [revealed, setRevealed] = useState(false);
   const show = useCallback((text: string): string => (revealed ? text : maskSecrets(text).text), [revealed]);
   const history = useLoaded<MemoryHistoryBody>((signal) => api.memoryHistory(id, signal), [id, stamp]);
+  const changes = useLoaded<MemoryChangesBody | null>((signal) => (view === 'history' ? api.memoryChanges(source.project, signal) : Promise.resolve(null)), [source.project, stamp, view]);
   const blame = useLoaded<MemoryBlameBody | null>((signal) => (view === 'blame' ? api.memoryBlame(id, signal) : Promise.resolve(null)), [id, stamp, view]);
   const reveal = (
     <p className="secret-notice" role="note">
@@ -54,13 +58,23 @@ export function MemoryTimeline({ id, view, stamp }: Props) {
     return (
       <>
         <FileSessions versions={versions} loadedBy={history.value.loadedBy ?? []} />
-        <HistoryList id={id} versions={versions} show={show} reveal={reveal} />
+        <HistoryList id={id} versions={versions} show={show} reveal={reveal} sourceId={source.id} bulk={bulkOf(id, source.id, changes.status === 'ready' ? changes.value : null)} />
       </>
     );
   }
   if (blame.status === 'error') return <div className="state-panel error"><p>{describeError(blame.error)}</p></div>;
   if (blame.status === 'loading' || blame.value === null) return <div className="state-panel loading" aria-busy="true">Loading…</div>;
   return <BlameTable lines={blame.value.lines} versions={versions} show={show} reveal={reveal} />;
+}
+
+/** The versions of file `id` that a bulk change left: how many files it changed, and when. */
+function bulkOf(id: string, sourceId: string, body: MemoryChangesBody | null): Map<string, { count: number; at: string }> {
+  const byVersion = new Map<string, { count: number; at: string }>();
+  for (const change of body?.changes ?? []) {
+    if (change.sourceId !== sourceId) continue;
+    for (const f of change.files) if (f.id === id && f.afterVersionId !== null) byVersion.set(f.afterVersionId, { count: change.files.length, at: change.lastAt });
+  }
+  return byVersion;
 }
 
 function SessionLink({ sessionId }: { sessionId: string }) {
@@ -87,7 +101,17 @@ function FileSessions({ versions, loadedBy }: { versions: MemoryVersion[]; loade
   );
 }
 
-function HistoryList({ id, versions, show, reveal }: { id: string; versions: MemoryVersion[]; show(text: string): string; reveal: ReactNode }) {
+interface HistoryProps {
+  id: string;
+  sourceId: string;
+  versions: MemoryVersion[];
+  show(text: string): string;
+  reveal: ReactNode;
+  bulk: Map<string, { count: number; at: string }>;
+}
+
+function HistoryList({ id, sourceId, versions, show, reveal, bulk }: HistoryProps) {
+  const healthHref = serializeUrlState({ ...DEFAULT_STATE, view: 'memory', source: sourceId, tab: 'health' });
   const [from, setFrom] = useState(versions.length > 1 ? versions.at(-2)!.id : versions[0]!.id);
   const [to, setTo] = useState(versions.at(-1)!.id);
   const texts = useLoaded<[string, string]>((signal) => Promise.all([api.memoryVersion(id, from, signal), api.memoryVersion(id, to, signal)]), [id, from, to]);
@@ -102,6 +126,12 @@ function HistoryList({ id, versions, show, reveal }: { id: string; versions: Mem
             <span className="version-name">{label(v, i)}</span> <Who source={v.source} sessionId={v.sessionId} at={v.at} />
             {v.prompt && <blockquote className="version-prompt" title="The prompt this write was answering">{show(v.prompt)}</blockquote>}
             {v.gapBefore && <p className="notice">A change before this version could not be rebuilt.</p>}
+            {bulk.has(v.id) && (
+              <p className="bulk-note">
+                One of {bulk.get(v.id)!.count} files changed outside Claude Code at once (Auto Dream or another tool):{' '}
+                <a href={healthHref} onClick={followInApp}>see the whole change, and restore it</a>
+              </p>
+            )}
           </li>
         ))}
       </ol>

@@ -229,6 +229,7 @@ export function MemoryView(props: Props) {
                 loading={health.remote.status === 'loading'}
                 readOnly={health.readOnly}
                 readOnlyReason={health.readOnlyReason}
+                memoryVersion={remote.version}
                 fixes={fixes}
                 entryOf={(file) => entryOf(source.id, file)}
                 onOpenEntry={openEntry}

@@ -70,7 +70,7 @@ export function ProblemItem({ sourceId, problem, entryOf, fixes, readOnly, onOpe
         </div>
       )}
       {open && (
-        <div className="fix-preview" role="region" aria-label={`Preview: ${FIX_LABEL[open.request.kind]}`}>
+        <div className="fix-preview" role="region" aria-label={`Preview: ${open.label}`}>
           {open.note && <p className={open.status === 'error' ? 'error-text' : 'notice'}>{open.note}</p>}
           {open.status === 'previewing' && <p className="muted" aria-busy="true">Preparing the change…</p>}
           {open.result && (

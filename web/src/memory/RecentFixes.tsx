@@ -67,7 +67,7 @@ export function RecentFixes({ version, readOnly, sources, onChanged }: Props) {
 
 function fixLabel(fix: MemoryRecentFix): string {
   if (fix.all) return `Fixed ${fix.all.count} × ${KIND_LABEL[fix.all.problem]}:`;
-  return `${FIX_LABEL[fix.kind]}:`;
+  return fix.kind === 'restore-bulk' ? 'Put back a bulk change:' : `${FIX_LABEL[fix.kind]}:`;
 }
 
 function capitalized(text: string): string {

@@ -1,7 +1,8 @@
 // The Health tab of one memory source: every problem the health check found, worst first, each with
-// its fix (preview, then apply).
+// its fix (preview, then apply); below them, the folder's bulk changes outside Claude Code (BulkChanges.tsx).
 import type { MemoryEntry, MemoryHealthSource, MemorySource } from '../api/types';
 import { plural } from '../ui/format';
+import { BulkChanges } from './BulkChanges';
 import { FixBanner } from './FixBanner';
 import { LEVEL_TEXT, sourceLevel } from './healthSummary';
 import { ProblemItem } from './ProblemItem';
@@ -15,13 +16,15 @@ interface Props {
   loading: boolean;
   readOnly: boolean;
   readOnlyReason: string | null;
+  /** The memory listing's version: bumped when memory changed. */
+  memoryVersion: number;
   fixes: FixFlow;
   entryOf(file: string): MemoryEntry | null;
   onOpenEntry(entry: MemoryEntry): void;
   onOpenSource(sourceId: string): void;
 }
 
-export function SourceProblems({ source, health, loading, readOnly, readOnlyReason, fixes, entryOf, onOpenEntry, onOpenSource }: Props) {
+export function SourceProblems({ source, health, loading, readOnly, readOnlyReason, memoryVersion, fixes, entryOf, onOpenEntry, onOpenSource }: Props) {
   const status = sourceLevel(source, health?.load);
   return (
     <section className="source-problems" aria-label={`Health of ${source.project}`}>
@@ -54,6 +57,7 @@ export function SourceProblems({ source, health, loading, readOnly, readOnlyReas
           </ul>
         </>
       )}
+      <BulkChanges key={source.id} source={source} version={memoryVersion} readOnly={readOnly} readOnlyReason={readOnlyReason} fixes={fixes} entryOf={entryOf} />
     </section>
   );
 }

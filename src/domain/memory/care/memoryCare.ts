@@ -5,11 +5,13 @@
 // previous bytes go to an undo record under the viewer's cache dir; --read-only, no cache dir, or one
 // that cannot be written turns every write off, and health says why. Fixes and undos run one at a time.
 // A start finishes what a viewer killed in the middle of a fix left (recover()).
+import path from 'node:path';
 import { LARGE_FILE_BYTES } from '../../largeFiles.js';
 import {
   type FixKind, type MemoryFixAllResult, type MemoryFixResult, type MemoryFixes, type MemoryHealth, type MemoryTrash, type MemoryUndoResult,
-  type ProblemKind, RECENT_FIXES,
+  type ProblemKind, RECENT_FIXES, type RecordKind,
 } from '../../../contract/memoryCare.js';
+import type { BulkRestoreResult } from '../../../contract/memoryChanges.js';
 import type { LoadedMemory } from '../loader.js';
 import type { MemoryStore } from '../memoryStore.js';
 import { type SourceContext, sourceContext } from './context.js';
@@ -19,6 +21,7 @@ import {
 } from './fixFiles.js';
 import { planFix } from './fixes/plan.js';
 import { planAll } from './fixes/planAll.js';
+import { planRestore, type RestoreFile } from './fixes/restoreBulk.js';
 import type { FileChange } from './fixes/types.js';
 import { memoryHealth } from './health.js';
 import { FIX_ALL_KINDS, isFixAllKind } from './kinds.js';
@@ -37,6 +40,8 @@ export interface MemoryCareOptions {
   sessionKnown(sessionId: string): boolean;
   /** Called after files were written (the listing is stale). */
   changed(): void;
+  /** What the viewer itself just wrote: each file's path and its content hash now (null: removed), so that no bulk change outside Claude Code is made of it. */
+  wrote?(files: { path: string; after: string | null }[]): void;
   now?: () => number;
 }
 
@@ -62,9 +67,18 @@ export interface FixAllRequest {
 
 type MemorySnapshot = Pick<LoadedMemory, 'listing' | 'files'>;
 
+/** A bulk change to put back: each file's text before it (null: it did not exist), or pruned (skipped). */
+export interface BulkRestoreRequest {
+  sourceId: string;
+  changeId: string;
+  files: RestoreFile[];
+  hash?: string | undefined;
+  apply: boolean;
+}
+
 /** What an undo record says of the fix besides its changes. */
 interface RecordMeta {
-  kind: FixKind;
+  kind: RecordKind;
   file: string;
   all?: BulkFix;
 }
@@ -140,6 +154,18 @@ export class MemoryCare {
   /** Every finding of one kind in a source fixed in one change, previewed, applied and undone as one fix. */
   fixAll(request: FixAllRequest): Promise<Outcome<MemoryFixAllResult>> {
     return this.serial(() => this.fixAllNow(request));
+  }
+
+  /** A bulk change put back, previewed, applied and undone as a fix is (bulkChanges.ts). */
+  restoreBulk(request: BulkRestoreRequest): Promise<Outcome<BulkRestoreResult>> {
+    return this.serial(() => this.run<{ skipped: string[] }>({
+      sourceId: request.sourceId, apply: request.apply, hash: request.hash, key: ['restore-bulk', request.changeId],
+      plan: (_ctx, read) => {
+        const plan = planRestore(request.files, read);
+        if ('conflict' in plan) return plan;
+        return { changes: plan.changes, record: { kind: 'restore-bulk', file: plan.changes[0]!.file }, extra: { skipped: plan.skipped } };
+      },
+    }));
   }
 
   undoFix(undoId: string): Promise<Outcome<MemoryUndoResult>> {
@@ -375,6 +401,7 @@ export class MemoryCare {
       return { status: 500, message: `Could not write the fix: ${messageOf(error)}${note}` };
     }
     undo.end(id);
+    this.o.wrote?.(recorded.map((c) => ({ path: path.join(dir, ...c.file.split('/')), after: c.after })));
     this.o.changed();
     return { ok: { ...answer, applied: true, undoId: id } };
   }
@@ -428,6 +455,9 @@ export class MemoryCare {
       return { status: 500, message: `Could not undo: ${messageOf(error)}` };
     } finally {
       undo.end(record.id);
+      this.o.wrote?.(restore.map((c) => ({
+        path: path.join(record.dir, ...c.file.split('/')), after: c.before === null ? null : sha256(Buffer.from(c.before, 'base64')),
+      })));
       this.o.changed();
     }
     undo.remove(record.id);

@@ -16,8 +16,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { type FixKind, PROBLEM_KINDS, type ProblemKind } from '../../../contract/memoryCare.js';
-import { isFixKind } from './fixes/plan.js';
+import { type RecordKind, PROBLEM_KINDS, type ProblemKind } from '../../../contract/memoryCare.js';
+import { isRecordKind } from './fixes/plan.js';
 
 export interface RecordedChange {
   /** File name inside the memory folder. */
@@ -35,7 +35,7 @@ export interface UndoRecord {
   created: string;
   sourceId: string;
   dir: string;
-  kind: FixKind;
+  kind: RecordKind;
   /** The file the fix was asked for. */
   file: string;
   /** Set for a fix of all findings of one kind in one change (kind: the fix of the first one). */
@@ -357,7 +357,7 @@ function validEntry(item: unknown): UndoEntry | null {
   if (typeof item !== 'object' || item === null) return null;
   const e = item as Record<string, unknown>;
   if (!isText(e.id) || !ID.test(e.id) || !isText(e.created) || Number.isNaN(Date.parse(e.created)) ||
-      !isText(e.kind) || !isFixKind(e.kind) || !isText(e.sourceId) || !isText(e.dir) || !path.isAbsolute(e.dir) || !isText(e.file)) {
+      !isText(e.kind) || !isRecordKind(e.kind) || !isText(e.sourceId) || !isText(e.dir) || !path.isAbsolute(e.dir) || !isText(e.file)) {
     return null;
   }
   const all = validBulk(e.all);
@@ -380,7 +380,7 @@ function markerOf(data: unknown, id: string): PendingMarker | null {
 function isRecord(data: unknown): data is UndoRecord {
   const r = data as Partial<UndoRecord> | null;
   return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.created === 'string' &&
-    typeof r.sourceId === 'string' && typeof r.dir === 'string' && typeof r.kind === 'string' && isFixKind(r.kind) &&
+    typeof r.sourceId === 'string' && typeof r.dir === 'string' && typeof r.kind === 'string' && isRecordKind(r.kind) &&
     typeof r.file === 'string' && validBulk(r.all) !== null && Array.isArray(r.changes) && r.changes.every((c) => typeof c?.file === 'string' &&
       (c.before === null || typeof c.before === 'string') && (c.after === null || typeof c.after === 'string') &&
       (c.link === undefined || typeof c.link === 'string'));

@@ -17,6 +17,10 @@ import { LoadedBy } from './loadedBy.js';
 import { trustedNames } from '../changeNotice.js';
 import { blameLines, splitLines } from './lineBlame.js';
 import { memoryStory, type LoggedMemoryWrite, type MemoryStory } from './memoryStory.js';
+import { ChangeRecorder } from './changeRecorder.js';
+import { bulkGroups, type BulkGroup } from './bulkChanges.js';
+import { describeBulk } from './bulkView.js';
+import type { BulkChange } from '../../../contract/memoryChanges.js';
 
 const HISTORIES_KEPT = 16;
 
@@ -58,9 +62,11 @@ export class MemoryHistory {
   private readonly stamps = new Map<string, string>();
 
   private readonly loads: LoadedBy;
+  private readonly recorder: ChangeRecorder;
 
   constructor(private readonly o: MemoryHistoryOptions) {
     this.loads = new LoadedBy(o.sessions);
+    this.recorder = new ChangeRecorder(o.observed);
   }
 
   /** The sessions a relevant_memories attachment handed the file to (loadedBy.ts). */
@@ -93,7 +99,6 @@ export class MemoryHistory {
       .sort((a, b) => compareTimes(b.lastVersionAt, a.lastVersionAt) || (a.id < b.id ? -1 : 1));
   }
 
-  /** Every listed memory file's content observed when its stat moved, and the files no longer listed marked gone. */
   /**
    * Takes what is on disk of the memory files `only` names (every listed file when null: a start, or a
    * change nobody named) as observed versions, and marks the observed files no longer listed as gone.
@@ -112,10 +117,13 @@ export class MemoryHistory {
     }
     for (const filepath of this.o.observed.paths()) {
       if (!listed.has(filepath)) {
-        this.o.observed.gone(filepath);
+        const before = this.recorder.lastSeen(filepath);
+        if (this.o.observed.gone(filepath)) await this.recorder.gone(listing, filepath, before);
         this.stamps.delete(filepath);
       }
     }
+    // A pass over some files only does not make the others' first look a change.
+    if (named === null) this.recorder.passDone(listing);
     this.o.changed();
   }
 
@@ -123,18 +131,58 @@ export class MemoryHistory {
     this.o.observed.save();
   }
 
+  /** Files memory care just wrote: their next change is the viewer's own, not one outside Claude Code. */
+  viewerWrote(files: readonly { path: string; after: string | null }[]): void {
+    this.recorder.expect(files);
+  }
+
+  /** The bulk changes outside any session the viewer saw, newest first (bulkChanges.ts). */
+  bulkGroups(): BulkGroup[] {
+    const byFile = this.writesByFile();
+    return bulkGroups({
+      changes: this.o.observed.changes(),
+      writeTimes: (filepath) => (byFile.get(writesKey(filepath)) ?? []).map((w) => Date.parse(w.at ?? '')).filter((t) => !Number.isNaN(t)),
+      content: (sha) => this.content(sha),
+    });
+  }
+
+  /** The bulk changes with what the API shows of each file (bulkView.ts). */
+  async bulkChanges(project?: string): Promise<BulkChange[]> {
+    const listing = await this.o.memory.list();
+    return describeBulk(this.bulkGroups(), {
+      listing, project, lastSeen: (filepath) => this.recorder.lastSeen(filepath), history: (id) => this.history(id),
+      kept: (sha) => this.o.observed.content(sha) !== null,
+    });
+  }
+
+  /** What putting a bulk change back needs: its folder's source and each file's text before it; null when unknown. */
+  async bulkRestore(changeId: string): Promise<{ sourceId: string; files: { file: string; before: string | null; pruned: boolean }[] } | null> {
+    const group = this.bulkGroups().find((g) => g.id === changeId);
+    const source = group === undefined ? undefined : (await this.o.memory.list()).sources.find((s) => s.dir === group.dir);
+    if (group === undefined || source === undefined) return null;
+    const files = group.files.map((f) => {
+      const before = f.before === null ? null : this.content(f.before);
+      return { file: f.file, before, pruned: f.before !== null && before === null };
+    });
+    return { sourceId: source.id, files };
+  }
+
+  /** A kept content's text, or null (pruned). */
+  content(sha: string): string | null {
+    return this.o.observed.content(sha)?.toString('utf8') ?? null;
+  }
+
   private async keptFor(id: string): Promise<Kept | null> {
     const target = await this.target(id);
     if (target === null) return null;
     const disk = target.onDisk ? await this.observe(id, target.filepath) : null;
-    const parts = memoryPathParts(target.filepath);
-    const writes = this.writesByFile().get(parts === null ? target.filepath : `${parts.key}\0${parts.file}`) ?? [];
+    const writes = this.writesByFile().get(writesKey(target.filepath)) ?? [];
     const key = `${this.o.sessions.factsVersion}\0${this.o.observed.version}\0${disk === null ? '-' : contentHash(disk.text)}\0${disk?.mtimeMs ?? 0}`;
     const known = this.kept.get(id);
     if (known?.key === key && known.history.filepath === target.filepath) return known;
     const observed = this.o.observed.of(target.filepath)?.versions ?? [];
     const story: MemoryStory = memoryStory({
-      writes, observed, disk, content: (sha) => this.o.observed.content(sha)?.toString('utf8') ?? null,
+      writes, observed, disk, content: (sha) => this.content(sha),
     });
     const kept: Kept = { key, history: { id, filepath: target.filepath, onDisk: target.onDisk, ...story }, blame: null };
     this.kept.delete(id);
@@ -167,7 +215,13 @@ export class MemoryHistory {
       const bytes = await opened.handle.readFile();
       if (changed) {
         this.stamps.set(filepath, stamp);
-        if (this.o.observed.observe(filepath, bytes, stats.mtimeMs)) this.o.changed();
+        // Read, observed and compared with no await between: two passes at once record a change once.
+        const before = this.recorder.lastSeen(filepath);
+        const revived = (this.o.observed.of(filepath)?.goneAt ?? null) !== null;
+        const added = this.o.observed.observe(filepath, bytes, stats.mtimeMs);
+        const after = this.recorder.lastSeen(filepath);
+        if ((added || revived) && after !== null) this.recorder.seen(await this.o.memory.list(), filepath, before, after, stats.mtimeMs);
+        if (added || revived) this.o.changed();
       }
       return { text: bytes.toString('utf8'), mtimeMs: stats.mtimeMs };
     } catch {
@@ -228,6 +282,12 @@ export class MemoryHistory {
     }
     return files;
   }
+}
+
+/** A file's key in writesByFile: `<key>\0<file>` for a project's memory folder, else its path. */
+function writesKey(filepath: string): string {
+  const parts = memoryPathParts(filepath);
+  return parts === null ? filepath : `${parts.key}\0${parts.file}`;
 }
 
 function blameOf(versions: readonly MemoryVersion[], contents: ReadonlyMap<string, string>): BlameLine[] {

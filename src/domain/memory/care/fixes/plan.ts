@@ -1,5 +1,5 @@
 // Which fix does what (one file per fix, each a pure function of the files' text and the listing).
-import type { FixKind } from '../../../../contract/memoryCare.js';
+import type { FixKind, RecordKind } from '../../../../contract/memoryCare.js';
 import { addToIndex } from './addToIndex.js';
 import { removeLink, retargetLink } from './linkFixes.js';
 import { linkMention } from './linkMention.js';
@@ -21,6 +21,11 @@ const FIXES: Record<FixKind, (input: FixInput) => FixPlan> = {
 /** Whether `kind` (read back from a file) names a fix. */
 export function isFixKind(kind: string): kind is FixKind {
   return Object.hasOwn(FIXES, kind);
+}
+
+/** Whether `kind` (read back from an undo record) names a fix or a bulk change's restore. */
+export function isRecordKind(kind: string): kind is RecordKind {
+  return isFixKind(kind) || kind === 'restore-bulk';
 }
 
 export function planFix(kind: FixKind, input: FixInput): FixPlan {
