@@ -191,6 +191,14 @@ export class Viewer {
     });
   }
 
+  /** Reads the logs the index does not hold that are gone from disk but kept, from their copies. */
+  private async adoptCopies(): Promise<void> {
+    const copies = await this.kept.goneCopies((file) => this.sessions.logFacts(file) !== null);
+    if (copies.length === 0 || !(await this.sessionQueue.run(() => this.sessions.adoptCopies(copies)))) return;
+    this.persisted.changed('sessions');
+    await this.planQueue.run(async () => this.plans.linksChanged());
+  }
+
   /** create() then load(): a viewer with everything scanned once (and watching, unless deferred). */
   static async open(options: ViewerOptions): Promise<Viewer> {
     const viewer = await Viewer.create(options);
@@ -280,6 +288,8 @@ export class Viewer {
     this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined)
       // The copies of gone logs are opened before anything reads their lines; an unreadable one takes its facts along.
       .then(() => this.kept.openGone()).then(() => this.copiesDropping)
+      // An index built anew (a cleared cache, new rules) never saw the kept logs go: their facts come from the copies.
+      .then(() => this.adoptCopies()).catch(() => undefined)
       .then(() => this.trace('transcripts\' facts ready'));
     if (!this.options.deferWatch) void this.startWatching();
   }

@@ -123,6 +123,14 @@ describe('a transcript deleted after the viewer kept it', () => {
     await expectServedFromCopy(server);
     expect(server.warnings.filter((w) => /kept/.test(w))).toEqual([]);
 
+    // The session index built anew (its cache cleared, as new derivation rules do): the facts come from the copy.
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    for (const name of await readdir(s.cacheDir)) if (name.startsWith('session-index-')) await rm(path.join(s.cacheDir, name));
+    server = await start(s);
+    await server.viewer.keptSettled();
+    await expectServedFromCopy(server);
+
     // A truncated copy: a warning, no crash, and the session is gone.
     await server.close();
     servers.splice(servers.indexOf(server), 1);

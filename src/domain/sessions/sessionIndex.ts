@@ -13,7 +13,7 @@ import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type Dir
 import { hasLinks, type LogFacts } from '../transcripts/logFacts.js';
 import { restOk, restPending } from '../transcripts/savedFacts.js';
 import {
-  createReadSlot, DEFAULT_CHUNK_BYTES, readLog, type ReadResult, type ReadSlot, type TrackedLog,
+  createReadSlot, DEFAULT_CHUNK_BYTES, readLog, readLogInSteps, type ReadResult, type ReadSlot, type TrackedLog,
 } from '../transcripts/transcriptReader.js';
 import { restoredIsCurrent, type RestoredStamps } from './restoredCheck.js';
 import { readInSlices, type FolderState, type ScanWorkers, type SizedJob } from './scanWorkers.js';
@@ -255,6 +255,24 @@ export class SessionIndex {
   /** Whether the log is gone from disk and its facts kept: its lines are read from the viewer's copy. */
   isKept(file: string): boolean {
     return this.gone.has(file);
+  }
+
+  /**
+   * Logs gone from disk that this index never read (it was built anew since), read from the viewer's copies
+   * (`copies`: each log and where its copy is): their facts stay as those of a log seen going (goneLogs.ts).
+   */
+  async adoptCopies(copies: readonly [file: string, copy: string][]): Promise<boolean> {
+    const slicer = new TimeSlicer();
+    for (const [file, copy] of copies) {
+      if (this.files.has(file) || relativeSegments(this.projectsDir, file) === null) continue;
+      const steps = readLogInSteps(file, null, this.slot, copy);
+      let step = steps.next();
+      for (; step.done !== true; step = steps.next()) await slicer.maybeYield();
+      if (step.value.kind !== 'read') continue;
+      this.apply(file, step.value);
+      this.gone.goneFromDisk(file);
+    }
+    return this.publish();
   }
 
   /** The viewer dropped its copies of these logs: a gone one's facts go now. */

@@ -7,10 +7,11 @@
 // of the logs with the oldest mtimes are dropped first. Only the server keeps copies; another process (the
 // agent's) reads the index and the opened copies, and writes nothing.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Gzip } from 'node:zlib';
+import { lstatOrNull } from '../files.js';
 import { silentLogger, type Logger } from '../types.js';
 import { readKeptIndex, SHA, sweepUnreferenced, writeKeptIndex, type KeptLog } from './keptIndex.js';
 import { copyLogBytes, registerKeptPaths } from './lineReads.js';
@@ -127,6 +128,23 @@ export class KeptLogs {
   async openGone(): Promise<void> {
     if (!this.keeping) return;
     for (const [file, entry] of [...this.entries]) if (entry.gone) await this.open(file);
+  }
+
+  /**
+   * The logs with a copy that are gone from disk and that `known` (the session index) does not hold: gone
+   * while no viewer ran, and the index built anew since (a cleared cache, new derivation rules). Each is
+   * marked gone and its copy opened: its facts can be read again from the copy (SessionIndex.adoptCopies).
+   */
+  async goneCopies(known: (file: string) => boolean): Promise<[file: string, copy: string][]> {
+    const found: [string, string][] = [];
+    for (const [file, entry] of [...this.entries]) {
+      if (known(file) || (!entry.gone && lstatOrNull(file) !== null)) continue;
+      this.setGone(file, true);
+      const opened = this.keeping ? await this.open(file) : existsSync(path.join(this.opened, `${entry.sha}.jsonl`));
+      const copy = opened ? this.keptPathOf(file) : null;
+      if (copy !== null) found.push([file, copy]);
+    }
+    return found;
   }
 
   /** Resolves once no copy is being decompressed (answers that read gone logs wait for it). */

@@ -120,19 +120,20 @@ export function readLog(file: string, previous: TrackedLog | null, slot: ReadSlo
 /**
  * readLog() a chunk at a time: it yields after each chunk it reads, so that the main thread can answer
  * requests within a large log; returns what readLog() does. It must be run to its end (it holds the file
- * open), and nothing else may use `slot` meanwhile.
+ * open), and nothing else may use `slot` meanwhile. `from`: where the log's bytes are read, when not at its
+ * own path (the viewer's copy of a log gone from disk, keptLogs.ts); whose lines they are is `file`'s.
  */
-export function* readLogInSteps(file: string, previous: TrackedLog | null, slot: ReadSlot): Generator<void, ReadResult> {
+export function* readLogInSteps(file: string, previous: TrackedLog | null, slot: ReadSlot, from = file): Generator<void, ReadResult> {
   let fd: number;
   try {
     // A known file is usually unchanged: one lstat says so without opening it. A new one is opened
     // straight away: O_NOFOLLOW refuses a symlink, and readOpen's fstat anything else that is not a regular file.
     if (previous !== null || !CAN_REFUSE_SYMLINKS) {
-      const st = lstatSync(file);
+      const st = lstatSync(from);
       if (!st.isFile()) return GONE;
       if (previous !== null && sameStat(st, previous)) return UNCHANGED;
     }
-    fd = openSync(file, OPEN_FLAGS);
+    fd = openSync(from, OPEN_FLAGS);
   } catch (error) {
     return failure(error);
   }
