@@ -44,7 +44,7 @@ export const RetentionSchema = Type.Object({
     keeping: Type.Boolean({ description: 'Whether this viewer keeps copies of transcripts (false without a cache dir or with --history-limit 0)' }),
     logs: Type.Integer({ description: 'Logs the viewer keeps a copy of (of the logs it reads)' }),
     goneLogs: Type.Integer({ description: 'Of those, the ones gone from disk, served from the copy' }),
-    keptBytes: Type.Integer({ description: 'The copies\' compressed bytes under the cache dir' }),
+    keptBytes: Type.Integer({ description: 'What the copies take under the cache dir: their compressed bytes, and the decompressed copies of gone logs opened for reading' }),
     limitBytes: Type.Integer({ description: 'The bound of keptBytes (--history-limit); past it the copies of the oldest logs are dropped first' }),
   }, { additionalProperties: false, description: 'The viewer\'s copies of transcripts and the bound they use' }),
 }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // The viewer's copies of logs (KeptLogs) on real files in a temp dir: a log that only grew is kept by
 // appending a gzip member to its copy (the decompressed copy equals the log), identical logs share one
 // copy, and an index that is not ours is ignored with a warning.
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -14,8 +14,8 @@ const kept: KeptLogs[] = [];
 const line = (n: number): string => JSON.stringify({ type: 'user', n, text: `line ${n} `.repeat(20) }) + '\n';
 const lines = (from: number, to: number): string => Array.from({ length: to - from }, (_, i) => line(from + i)).join('');
 
-function keeper(warnings: string[] = []): KeptLogs {
-  const k = new KeptLogs({ dir, limitBytes: 1 << 30, writable: true, logger: { warn: (m) => warnings.push(m) }, idleMs: 0 });
+function keeper(warnings: string[] = [], limitBytes = 1 << 30): KeptLogs {
+  const k = new KeptLogs({ dir, limitBytes, writable: true, logger: { warn: (m) => warnings.push(m) }, idleMs: 0 });
   kept.push(k);
   return k;
 }
@@ -35,6 +35,30 @@ afterEach(async () => {
 });
 
 describe('KeptLogs', () => {
+  it('counts a gone log\'s copy opened for reading in the bound: the oldest log\'s copy makes room for it', async () => {
+    const older = path.join(root, 'older.jsonl');
+    const newer = path.join(root, 'newer.jsonl');
+    await writeFile(older, lines(0, 400));
+    await writeFile(newer, lines(1000, 1400));
+    await utimes(older, new Date(Date.now() - 5000), new Date(Date.now() - 5000));
+    const { size } = await stat(newer);
+    const first = keeper();
+    await first.keepIdle(() => [[newer, Date.now() - 1000], [older, Date.now() - 5000]]);
+    const [cOld, cNew] = [first.of(older)!.keptBytes, first.of(newer)!.keptBytes];
+    await first.close();
+    // Again on the same folder, bounded: room for the newer log's copy and its decompressed text, not the older's too.
+    const k = keeper([], size + cNew + Math.floor(cOld / 2));
+    expect(k.has(older) && k.has(newer)).toBe(true);
+    expect(k.keptBytes).toBe(cOld + cNew);
+    await rm(newer);
+    k.setGone(newer, true);
+    await k.settled();
+    expect(k.has(older)).toBe(false);
+    expect(k.keptPathOf(newer)).not.toBeNull();
+    expect(await readFile(k.keptPathOf(newer)!, 'utf8')).toBe(lines(1000, 1400));
+    expect(k.keptBytes).toBe(cNew + size);
+  });
+
   it('removes, at its first pass, the copies no entry refers to (a run killed before it saved its index)', async () => {
     const log = path.join(root, 'a.jsonl');
     await writeFile(log, lines(0, 10));

@@ -79,14 +79,20 @@ export class KeptLogs {
     return this.o.limitBytes;
   }
 
-  /** The compressed bytes of every copy (each object counted once). */
+  /**
+   * What the copies take under the cache dir, each object counted once: its compressed bytes, and for a gone
+   * log's copy opened for reading the decompressed file's too (the bound holds them all).
+   */
   get keptBytes(): number {
     const sizes = new Map<string, number>();
-    for (const entry of this.entries.values()) sizes.set(entry.sha, entry.keptBytes);
+    for (const entry of this.entries.values()) sizes.set(entry.sha, entry.keptBytes + (this.openedShas.has(entry.sha) ? entry.size : 0));
     let total = 0;
     for (const size of sizes.values()) total += size;
     return total;
   }
+
+  /** Objects whose decompressed copy is in open/ (see open()). */
+  private readonly openedShas = new Set<string>();
 
   has(file: string): boolean {
     return this.entries.has(file);
@@ -273,7 +279,7 @@ export class KeptLogs {
     const target = path.join(this.opened, `${entry.sha}.jsonl`);
     const run = (async () => {
       try {
-        if (statSync(target, { throwIfNoEntry: false })?.size === entry.size) return true;
+        if (statSync(target, { throwIfNoEntry: false })?.size === entry.size) return this.opens(entry.sha);
         mkdirSync(this.opened, { recursive: true, mode: PRIVATE_DIR });
         const tmp = `${target}.${process.pid}.tmp`;
         const { zlib, pipeline } = await streams();
@@ -283,7 +289,7 @@ export class KeptLogs {
           throw new Error('it is shorter than the log was');
         }
         await rename(tmp, target);
-        return true;
+        return this.opens(entry.sha);
       } catch (error) {
         this.logger.warn(`the kept copy of ${file} is unreadable (${error instanceof Error ? error.message : String(error)}); it is dropped`);
         this.drop([...this.entries].filter(([, e]) => e.sha === entry.sha).map(([f]) => f));
@@ -294,6 +300,16 @@ export class KeptLogs {
     // After the set: a copy already open resolves before the first await.
     void run.finally(() => this.opening.delete(entry.sha));
     return run;
+  }
+
+  /** An object's copy is open for reading: it counts in the bound, which may drop older copies now. */
+  private opens(sha: string): boolean {
+    if (!this.openedShas.has(sha)) {
+      this.openedShas.add(sha);
+      this.prune();
+    }
+    // The bound may have dropped this very copy (it was the oldest): then it is not there to read.
+    return this.openedShas.has(sha);
   }
 
   private drop(files: string[]): void {
@@ -322,7 +338,7 @@ export class KeptLogs {
       dropped.push(file);
       const left = refs.get(entry.sha)! - 1;
       refs.set(entry.sha, left);
-      if (left === 0) total -= entry.keptBytes;
+      if (left === 0) total -= entry.keptBytes + (this.openedShas.has(entry.sha) ? entry.size : 0);
     }
     this.drop(dropped);
   }
@@ -337,6 +353,7 @@ export class KeptLogs {
     if (this.referenced(sha) || !SHA.test(sha)) return;
     rmSync(this.objectPath(sha), { force: true });
     rmSync(path.join(this.opened, `${sha}.jsonl`), { force: true });
+    this.openedShas.delete(sha);
   }
 
   private objectPath(sha: string): string {
