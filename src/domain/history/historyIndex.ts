@@ -51,10 +51,7 @@ export class HistoryIndex {
 
   /** Markdown writes to `filePath`, oldest first (by time, then by where they are in their log). */
   writesTo(filePath: string): LoggedWrite[] {
-    const writes: LoggedWrite[] = [];
-    for (const [log, facts] of this.sessions.logs()) {
-      for (const write of facts.plans.writes) if (this.planPath(write.filePath) === filePath) writes.push({ ...write, log });
-    }
+    const writes = [...(this.byPath().get(filePath)?.writes ?? [])];
     return writes.sort((a, b) => compareTimes(a.at, b.at) || (a.log < b.log ? -1 : a.log > b.log ? 1 : 0) || a.line.start - b.line.start);
   }
 
@@ -74,38 +71,59 @@ export class HistoryIndex {
   }
 
   /** What is derived from every log (the archive asks for it at each change of the plans too). */
-  private kept: { version: number; written: Map<string, WrittenFile> | null; renames: Map<string, string> | null } = { version: -1, written: null, renames: null };
+  private kept: { version: number; written: Map<string, WrittenFile> | null; renames: Map<string, string> | null; byPath: Map<string, PathFacts> | null; exits: LoggedExit[] | null } =
+    { version: -1, written: null, renames: null, byPath: null, exits: null };
 
   private keptNow(): HistoryIndex['kept'] {
-    if (this.kept.version !== this.version) this.kept = { version: this.version, written: null, renames: null };
+    if (this.kept.version !== this.version) this.kept = { version: this.version, written: null, renames: null, byPath: null, exits: null };
     return this.kept;
+  }
+
+  /**
+   * Every log's plan writes, plan-mode changes and sessions by the plan path they name (as planPath() has
+   * it), in the logs' order, and every ExitPlanMode call of a session: one pass over the logs, kept until the
+   * index changes, where each plan's story would otherwise make its own passes.
+   */
+  private byPath(): Map<string, PathFacts> {
+    const kept = this.keptNow();
+    if (kept.byPath !== null) return kept.byPath;
+    const byPath = new Map<string, PathFacts>();
+    const exits: LoggedExit[] = [];
+    const of = (planPath: string): PathFacts => {
+      let facts = byPath.get(planPath);
+      if (facts === undefined) byPath.set(planPath, (facts = { writes: [], modes: [], sessions: new Set() }));
+      return facts;
+    };
+    for (const [log, facts] of this.sessions.logs()) {
+      for (const mode of facts.plans.modes) {
+        if (mode.planFilePath === null) continue;
+        const at = of(this.planPath(mode.planFilePath));
+        at.modes.push(mode);
+        if (mode.sessionId) at.sessions.add(mode.sessionId);
+      }
+      for (const write of facts.plans.writes) {
+        const at = of(this.planPath(write.filePath));
+        at.writes.push({ ...write, log });
+        if (write.sessionId) at.sessions.add(write.sessionId);
+      }
+      for (const exit of facts.plans.exits) if (exit.sessionId !== null) exits.push({ ...exit, log });
+    }
+    kept.exits = exits;
+    kept.byPath = byPath;
+    return byPath;
   }
 
   /** Plan-mode changes naming `planFilePath`, and ExitPlanMode calls of the given sessions (that name no other plan). */
   planModeEvents(planFilePath: string, sessions: ReadonlySet<string>): { modes: ModeChange[]; exits: LoggedExit[] } {
-    const modes: ModeChange[] = [];
-    const exits: LoggedExit[] = [];
-    for (const [log, facts] of this.sessions.logs()) {
-      for (const mode of facts.plans.modes) if (mode.planFilePath !== null && this.planPath(mode.planFilePath) === planFilePath) modes.push(mode);
-      for (const exit of facts.plans.exits) {
-        if (exit.sessionId === null || !sessions.has(exit.sessionId)) continue;
-        if (exit.planFilePath !== null && this.planPath(exit.planFilePath) !== planFilePath) continue;
-        exits.push({ ...exit, log });
-      }
-    }
+    const modes = [...(this.byPath().get(planFilePath)?.modes ?? [])];
+    const exits = this.keptNow().exits!.filter((exit) => sessions.has(exit.sessionId!) &&
+      (exit.planFilePath === null || this.planPath(exit.planFilePath) === planFilePath));
     return { modes, exits };
   }
 
   /** Sessions whose plan-mode attachments name `planFilePath`, or that wrote it. */
   sessionsOf(planFilePath: string): Set<string> {
-    const sessions = new Set<string>();
-    for (const [, facts] of this.sessions.logs()) {
-      for (const mode of facts.plans.modes) {
-        if (mode.sessionId && mode.planFilePath !== null && this.planPath(mode.planFilePath) === planFilePath) sessions.add(mode.sessionId);
-      }
-      for (const write of facts.plans.writes) if (write.sessionId && this.planPath(write.filePath) === planFilePath) sessions.add(write.sessionId);
-    }
-    return sessions;
+    return new Set(this.byPath().get(planFilePath)?.sessions ?? []);
   }
 
   /**
@@ -243,6 +261,13 @@ export class HistoryIndex {
 }
 
 /** An ExitPlanMode call with the log that holds it (the text it approved is read from there). */
+/** What the logs say of one plan path (HistoryIndex.byPath()). */
+interface PathFacts {
+  writes: LoggedWrite[];
+  modes: ModeChange[];
+  sessions: Set<string>;
+}
+
 export interface LoggedExit extends ExitCall {
   log: string;
 }
