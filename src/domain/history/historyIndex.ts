@@ -122,22 +122,8 @@ export class HistoryIndex {
   }
 
   /** Sessions whose plan-mode attachments name `planFilePath`, or that wrote it. */
-  sessionsOf(planFilePath: string): Set<string> {
-    return new Set(this.byPath().get(planFilePath)?.sessions ?? []);
-  }
-
-  /**
-   * The plan paths (as sessionsOf() matches them) a session's writes name, and those its plan-mode attachments
-   * name: one pass over the logs, where asking sessionsOf() of every written file would make as many.
-   */
-  pathsOfSession(sessionId: string): { written: Set<string>; named: Set<string> } {
-    const written = new Set<string>();
-    const named = new Set<string>();
-    for (const [, facts] of this.sessions.logs()) {
-      for (const mode of facts.plans.modes) if (mode.sessionId === sessionId && mode.planFilePath !== null) named.add(this.planPath(mode.planFilePath));
-      for (const write of facts.plans.writes) if (write.sessionId === sessionId) written.add(this.planPath(write.filePath));
-    }
-    return { written, named };
+  sessionsOf(planFilePath: string): ReadonlySet<string> {
+    return this.byPath().get(planFilePath)?.sessions ?? NO_SESSIONS;
   }
 
   /** The cwd a session started in (see transcripts/extractors/links.ts), or null when no log says. */
@@ -261,6 +247,8 @@ export class HistoryIndex {
 }
 
 /** An ExitPlanMode call with the log that holds it (the text it approved is read from there). */
+const NO_SESSIONS: ReadonlySet<string> = new Set();
+
 /** What the logs say of one plan path (HistoryIndex.byPath()). */
 interface PathFacts {
   writes: LoggedWrite[];

@@ -269,11 +269,10 @@ export class PlanHistory {
     for (const slug of this.o.sessions.slugsOfSession(sessionId)) {
       for (const p of this.o.plans.list()) if (candidateSlugs(p.filename).includes(slug)) plans.add(p.filename);
     }
-    // A listed plan some log wrote, that this session wrote or named in plan mode (as sessionsOf() has it).
-    const { written, named } = this.o.history.pathsOfSession(sessionId);
-    const writtenFiles = this.o.history.writtenFiles();
-    for (const p of this.o.plans.list()) {
-      if (writtenFiles.has(p.filepath) && (written.has(p.filepath) || named.has(p.filepath))) plans.add(p.filename);
+    const listedPaths = new Map(this.o.plans.list().map((p) => [p.filepath, p.filename]));
+    for (const [filepath] of this.o.history.writtenFiles()) {
+      const filename = listedPaths.get(filepath);
+      if (filename !== undefined && this.o.history.sessionsOf(filepath).has(sessionId)) plans.add(filename);
     }
     return {
       sessionId,
