@@ -11,7 +11,7 @@
 //   4. publish  (publish)          requests held until now are answered; the state is saved 2 s later;
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
-import { Finder } from './domain/find/finder.js';
+import { Finder, SEARCH_PARTS } from './domain/find/finder.js';
 import { savedIndexFile } from './domain/find/savedIndex.js';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
@@ -171,7 +171,7 @@ export class Viewer {
       after: async (restored) => {
         if (!restored) await literalSearchFirst();
       },
-      sessionsReady: () => this.transcriptsReady,
+      sessionsReady: () => this.searchFactsReady,
       saved: options.cacheDir ? savedIndexFile(options.cacheDir, options.claudeDir) : null,
       trace: options.trace,
     });
@@ -275,9 +275,15 @@ export class Viewer {
   /**
    * Resolves once every log's facts are at hand (after load(); a restore parses them in the background
    * after the first answers): what answers from the transcripts' facts (plan history, session cards, the
-   * search's sessions) waits for it, so that none is built on part of them.
+   * outcome) waits for it, so that none is built on part of them.
    */
   transcriptsReady: Promise<void> = this.loaded;
+
+  /**
+   * Resolves once the facts the ranked search's sessions and archive are made of (SEARCH_PARTS) are at hand
+   * for every log: the rest, the work after plans above all, is parsed after them (docs/decisions.md, D66).
+   */
+  searchFactsReady: Promise<void> = this.loaded;
 
   /** Step 4. */
   private publish(): void {
@@ -285,11 +291,15 @@ export class Viewer {
     this.persisted.changed('plans', true);
     this.isLoaded = true;
     this.markLoaded();
-    this.transcriptsReady = this.sessionQueue.run(() => this.sessions.completeRestore()).catch(() => undefined)
+    this.searchFactsReady = this.sessionQueue.run(() => this.sessions.completeRestore(SEARCH_PARTS)).catch(() => undefined)
       // The copies of gone logs are opened before anything reads their lines; an unreadable one takes its facts along.
       .then(() => this.kept.openGone()).then(() => this.copiesDropping)
       // An index built anew (a cleared cache, new rules) never saw the kept logs go: their facts come from the copies.
-      .then(() => this.adoptCopies()).catch(() => undefined)
+      .then(() => this.adoptCopies()).catch(() => undefined);
+    // An agent's process has one thing to do first, its search (see startWatching()).
+    const searchFirst = this.options.literalSearch === false && !this.options.deferWatch ? () => this.finder.built : () => undefined;
+    this.transcriptsReady = this.searchFactsReady.then(searchFirst)
+      .then(() => this.sessionQueue.run(() => this.sessions.completeRestore())).catch(() => undefined)
       .then(() => this.trace('transcripts\' facts ready'));
     if (!this.options.deferWatch) void this.startWatching();
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DERIVATION_VERSION } from '../../src/domain/derivation.js';
 import { Viewer } from '../../src/viewer.js';
+import { PART_SEPARATOR, PARTS } from '../../src/domain/transcripts/savedFacts.js';
 import { TempHome, uuid } from '../helpers/home.js';
 import { factsFileOf, readIndexCache, writeIndexCache } from '../sessions/helpers.js';
 import { meta, prompt, write } from './transcript.js';
@@ -92,7 +93,22 @@ describe('the transcripts\' facts between runs', () => {
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('ignoring the session index cache')]);
     warnings.length = 0;
-    await writeIndexCache(file, { ...cached, facts: cached.facts.map((line) => line.replace('"cards":[[', '"cards":[[[]],[[')) });
+    // One part of one log's facts (its session cards) of another shape.
+    const cardsPart = PARTS.indexOf('cards');
+    const tampered = (line: string): string => line.split(PART_SEPARATOR).map((part, i) => (i === cardsPart ? part.replace('[[', '[[[]],[[') : part)).join(PART_SEPARATOR);
+    await writeIndexCache(file, { ...cached, facts: cached.facts.map(tampered) });
+    expect(await title()).toBe('Title from the log');
+    expect(warnings).toEqual([expect.stringContaining('reading them again')]);
+  });
+
+  it('read a log again when a part the search does not parse first is not what this build saves', async () => {
+    const file = await cacheFile();
+    const parts = await readIndexCache(file);
+    const workPart = PARTS.indexOf('work');
+    const tampered = (line: string): string => line.replace('Title from the log', 'Title from the cache').split(PART_SEPARATOR)
+      .map((part, i) => (i === workPart ? '{"not":"work"}' : part)).join(PART_SEPARATOR);
+    await writeIndexCache(file, { ...parts, facts: parts.facts.map(tampered) });
+    // The search's parts were fine, the work's was not: by the time every fact is at hand, the log was read again.
     expect(await title()).toBe('Title from the log');
     expect(warnings).toEqual([expect.stringContaining('reading them again')]);
   });

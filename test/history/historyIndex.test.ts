@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryIndex } from '../../src/domain/history/historyIndex.js';
 import { SessionIndex } from '../../src/domain/sessions/sessionIndex.js';
-import { restPending } from '../../src/domain/transcripts/savedFacts.js';
+import { restOk, restPending } from '../../src/domain/transcripts/savedFacts.js';
 import { TempHome, uuid } from '../helpers/home.js';
 import { edit, meta, prompt, write } from './transcript.js';
 
@@ -54,7 +54,10 @@ describe('the transcripts\' facts saved with the session index', () => {
     expect([...restored.allSessions()]).toEqual([...read.allSessions()]);
     expect(restored.writesTo(path.join(plansDir, 'plan-2.md')).map((w) => w.tool)).toEqual(['Write', 'Edit']);
     expect(restored.session(uuid(3))?.facts.customTitle).toBe('Session 3');
-    expect([...sessions.logs()].some(([, facts]) => restPending(facts))).toBe(false);
+    // Only the parts asked for were parsed: the work after plans, which nothing here reads, is not.
+    expect([...sessions.logs()].some(([, facts]) => restPending(facts, ['plans', 'cards']))).toBe(false);
+    expect([...sessions.logs()].every(([, facts]) => restPending(facts, ['work']))).toBe(true);
+    expect([...sessions.logs()].every(([, facts]) => restOk(facts) && !restPending(facts))).toBe(true);
   });
 
   it('know the log line each session title and prompt came from, through appends and a restore', async () => {

@@ -18,7 +18,7 @@ afterEach(async () => {
 const STAMP = '0123456789abcdef';
 // Multi-byte text (byte lengths differ from character counts), an empty line, and enough text for
 // several 1 MB pieces.
-const LINES = ['{"a":"plain"}', '{"t":"Ünïcödé 統合計画 🚀"}', '', ...Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, pad: 'ж'.repeat(40_000 + i) }))];
+const LINES = ['{"a":"plain"}', '{"t":"Ünïcödé 統合計画 🚀"}', '', '[1,2]\t{"ü":"統合"}\t\t"🚀"', ...Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, pad: 'ж'.repeat(40_000 + i) }))];
 
 async function written(lines: readonly string[], stamp = STAMP): Promise<string> {
   const file = path.join(dir, 'x.facts');
@@ -33,7 +33,7 @@ async function written(lines: readonly string[], stamp = STAMP): Promise<string>
   return file;
 }
 
-const read = (facts: SavedFactsFile, count: number): string[] => Array.from({ length: count }, (_, i) => facts.at(i)());
+const read = (facts: SavedFactsFile, count: number): string[] => Array.from({ length: count }, (_, i) => facts.at(i).whole());
 
 describe('the facts file beside the session index', () => {
   it('gives back every line, read ahead or on demand', async () => {
@@ -44,7 +44,17 @@ describe('the facts file beside the session index', () => {
     await rm(file);
     // Read ahead: the file is not needed any more.
     expect(read(ahead, LINES.length)).toEqual(LINES);
-    expect(ahead.at(LINES.length)()).toBe('');
+    expect(ahead.at(LINES.length).whole()).toBe('');
+  });
+
+  it('gives each part of a line (between tabs) without the others, as splitting the decoded line would', async () => {
+    const file = await written(LINES);
+    const facts = new SavedFactsFile(file, STAMP, 1 << 30);
+    for (const [i, line] of LINES.entries()) {
+      const parts = line.split('\t');
+      for (let k = 0; k <= parts.length; k++) expect(facts.at(i).part(k)).toBe(parts[k] ?? '');
+    }
+    expect(facts.at(LINES.length).part(0)).toBe('');
   });
 
   it('gives no line when the stamp is another save\'s, a line is not its length, or it is too large', async () => {

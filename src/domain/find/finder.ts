@@ -8,6 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { projectName, statOrNull } from '../files.js';
 import type { HistoryKeeper } from '../history/historyKeeper.js';
 import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
+import type { PartName } from '../transcripts/savedFacts.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import { trustedNames } from '../memory/changeNotice.js';
 import { PendingNames } from '../pendingNames.js';
@@ -94,6 +95,11 @@ const TERMS_PIECE_CHARS = 32 * 1024;
 /** Bytes of a file read first for its snippets (see snippets()); most files' snippets are settled by them. */
 const SNIPPET_FIRST_BYTES = 16 * 1024;
 const ARCHIVED = 'archive\0';
+/**
+ * The parts of the logs' saved facts the sessions and the archive are indexed from (the session cards; the
+ * plan writes and plan-mode events the archive's stories are made of): a restart parses them first.
+ */
+export const SEARCH_PARTS: readonly PartName[] = ['cards', 'plans'];
 /** How an archived plan's stamp ends when its versions' text is indexed. */
 const WITH_TEXT = '\0text';
 /** Archived plans (newest first) whose versions' text is indexed. */

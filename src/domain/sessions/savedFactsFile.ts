@@ -7,8 +7,10 @@
 // the two writes, a hand copy) or whose lines are not those lengths gives no line, so every log is read again.
 import { randomBytes } from 'node:crypto';
 import { readCacheFile, readCacheFileSync, TOO_LARGE } from '../files.js';
+import { PART_SEPARATOR, type SavedText } from '../transcripts/savedFacts.js';
 
 const NEWLINE = 0x0a;
+const TAB = PART_SEPARATOR.charCodeAt(0);
 
 /** A new stamp for a save: the index and its facts file must come from the same one. */
 export function newFactsStamp(): string {
@@ -55,8 +57,8 @@ export class SavedFactsFile {
   constructor(private readonly file: string, private readonly stamp: string, private readonly maxBytes: number) {}
 
   /** Log `i`'s saved text, read when it is first asked for ('' when the file does not hold it: refused). */
-  at(i: number): () => string {
-    return () => this.line(i);
+  at(i: number): SavedText {
+    return { whole: () => this.line(i), part: (index) => this.part(i, index) };
   }
 
   /** Reads the file on the thread pool, so that the lines asked for later need no synchronous read. */
@@ -68,13 +70,30 @@ export class SavedFactsFile {
   }
 
   private line(i: number): string {
+    const [start, end] = this.range(i);
+    return start === end ? '' : this.bytes!.toString('utf8', start, end);
+  }
+
+  /** Part `index` of log `i`'s line, decoding none of its other parts. */
+  private part(i: number, index: number): string {
+    let [start, end] = this.range(i);
+    for (let k = 0; k < index && start < end; k++) {
+      const next = this.bytes!.indexOf(TAB, start);
+      start = next === -1 || next >= end ? end : next + 1;
+    }
+    const next = start < end ? this.bytes!.indexOf(TAB, start) : -1;
+    return this.bytes!.toString('utf8', start, next === -1 || next >= end ? end : next);
+  }
+
+  /** Where log `i`'s line is in the bytes (equal ends: not held). */
+  private range(i: number): [start: number, end: number] {
     if (this.bytes === null) {
       const bytes = readCacheFileSync(this.file, this.maxBytes);
       this.take(bytes === TOO_LARGE ? null : bytes);
     }
     const start = this.starts[i];
     const next = this.starts[i + 1];
-    return start === undefined || next === undefined ? '' : this.bytes!.toString('utf8', start, next - 1);
+    return start === undefined || next === undefined ? [0, 0] : [start, next - 1];
   }
 
   /** Takes the file's bytes when its header names this index's stamp and its lines' lengths are right; none otherwise. */

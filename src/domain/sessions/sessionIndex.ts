@@ -11,7 +11,7 @@ import { buildView, extendsFacts, patchView, sameView, type IndexView, type Trac
 import { candidateSlugs, isDirectory, jobFor, listProjectFolders, WORKER_MIN_FOLDERS } from './indexHelpers.js';
 import { discoverLogs, isLogSegments, mayContainLogs, relativeSegments, type DirStamp, type KnownDirs } from './logFiles.js';
 import { hasLinks, type LogFacts } from '../transcripts/logFacts.js';
-import { restOk, restPending } from '../transcripts/savedFacts.js';
+import { restOk, restPending, type PartName } from '../transcripts/savedFacts.js';
 import {
   createReadSlot, DEFAULT_CHUNK_BYTES, readLog, readLogInSteps, type ReadResult, type ReadSlot, type TrackedLog,
 } from '../transcripts/transcriptReader.js';
@@ -171,19 +171,20 @@ export class SessionIndex {
   }
 
   /**
-   * Reads the facts a restore left for later off this thread, parses them (see savedFacts.ts) in time slices, and reads again the
-   * logs whose saved facts were not what this build saves. Until it resolves an answer built on the
-   * transcripts' facts may miss some (run it before those answers, after the first plan list).
+   * Reads the facts a restore left for later off this thread, parses these parts of them (all when none
+   * are named; see savedFacts.ts) in time slices, and reads again the logs whose saved facts were not what
+   * this build saves. Until it resolves an answer built on those parts may miss some (run it before those
+   * answers, after the first plan list).
    */
-  async completeRestore(): Promise<void> {
+  async completeRestore(parts?: readonly PartName[]): Promise<void> {
     await this.prefetchFacts?.();
     this.prefetchFacts = null;
     const slicer = new TimeSlicer();
     const refused: string[] = [];
     for (const [file, tracked] of [...this.files]) {
-      if (!restPending(tracked.log.facts)) continue;
+      if (!restPending(tracked.log.facts, parts)) continue;
       await slicer.maybeYield();
-      if (!restOk(tracked.log.facts)) refused.push(file);
+      if (!restOk(tracked.log.facts, parts)) refused.push(file);
     }
     if (refused.length === 0) return;
     // syncFiles() reads them from their start, and says so.

@@ -12,10 +12,10 @@ import { viewOrder, type TrackedFile } from './indexView.js';
 import { isCwd, isSessionId, isSlug } from './values.js';
 import { isFolderName, isLogSegments, mayContainLogs, relativeSegments, UUID, type DirStamp } from './logFiles.js';
 import type { CwdRank, LinkFacts } from '../transcripts/logFacts.js';
-import { restoredFacts, saveRest } from '../transcripts/savedFacts.js';
+import { restoredFacts, saveRest, textInParts, type SavedText } from '../transcripts/savedFacts.js';
 
 const FORMAT = 'plan-memory-viewer/session-index';
-const VERSION = 5;
+const VERSION = 6;
 /** A view stamp is a short id (SessionIndex.viewStamp()): anything longer is not one of ours. */
 const MAX_STAMP_CHARS = 64;
 
@@ -23,7 +23,7 @@ const MAX_STAMP_CHARS = 64;
  * Per file, in this order: its path relative to the projects dir (`/`-separated on every platform),
  * size, mtimeMs, ino, offset, lines, the folder's cwd (an index into `strings`, or -1) and its rank, the
  * number of sessions, that many [sessionId, cwd, rank] (indexes into `strings` and a rank), the number of
- * slugs, that many [slug, sessionId] index pairs. The rest of each file's facts is one JSON text in `facts`
+ * slugs, that many [slug, sessionId] index pairs. The rest of each file's facts is one text of parts in `facts`
  * (transcripts/savedFacts.ts), in the same order, parsed only when something asks for them: the cache file
  * keeps each on a line of its own (indexCache.ts), so that a restart that serves its saved plan list does not
  * even decode them.
@@ -46,7 +46,7 @@ export interface IndexSnapshot {
 }
 
 /** The other facts of the i-th file of a snapshot, as saved, decoded when called (null: none). */
-export type SavedFactsAt = (i: number) => (() => string) | null;
+export type SavedFactsAt = (i: number) => SavedText | null;
 
 export interface RestoredState {
   folders: Map<string, string>;
@@ -233,7 +233,7 @@ export function readSnapshot(data: unknown, projectsDir: string, savedFacts?: Sa
   if (inline !== undefined && !Array.isArray(inline)) return null;
   const factsAt: SavedFactsAt = inline === undefined ? savedFacts ?? (() => null) : (i) => {
     const text: unknown = inline[i];
-    return typeof text === 'string' ? () => text : null;
+    return typeof text === 'string' ? textInParts(text) : null;
   };
   const folders = new Map<string, string>();
   for (const key of folderList as unknown[]) {
