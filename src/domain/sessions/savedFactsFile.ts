@@ -76,7 +76,8 @@ export class SavedFactsFile {
 
   /** Part `index` of log `i`'s line, decoding none of its other parts. */
   private part(i: number, index: number): string {
-    let [start, end] = this.range(i);
+    const [first, end] = this.range(i);
+    let start = first;
     for (let k = 0; k < index && start < end; k++) {
       const next = this.bytes!.indexOf(TAB, start);
       start = next === -1 || next >= end ? end : next + 1;
