@@ -65,5 +65,9 @@ describe('the facts file beside the session index', () => {
     await writeFile(other, (await readFile(other, 'utf8')).replace('{"b":2}', '{"b":22}'));
     expect(read(new SavedFactsFile(other, STAMP, 1 << 30), 2)).toEqual(['', '']);
     expect(read(new SavedFactsFile(path.join(dir, 'missing.facts'), STAMP, 1 << 30), 1)).toEqual(['']);
+    // Lengths that add up to the file's but do not fall on its newlines: no line lies between two of them.
+    const shifted = await written(['ab', 'cde']);
+    await writeFile(shifted, (await readFile(shifted, 'utf8')).replace('"bytes":[2,3]', '"bytes":[3,2]'));
+    expect(read(new SavedFactsFile(shifted, STAMP, 1 << 30), 2)).toEqual(['', '']);
   });
 });

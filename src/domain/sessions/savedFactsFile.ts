@@ -94,7 +94,9 @@ export class SavedFactsFile {
     }
     const start = this.starts[i];
     const next = this.starts[i + 1];
-    return start === undefined || next === undefined ? [0, 0] : [start, next - 1];
+    // A line of the lengths the header gives sits between two newlines; else the file does not hold it.
+    if (start === undefined || next === undefined || this.bytes![start - 1] !== NEWLINE || this.bytes![next - 1] !== NEWLINE) return [0, 0];
+    return [start, next - 1];
   }
 
   /** Takes the file's bytes when its header names this index's stamp and its lines' lengths are right; none otherwise. */
@@ -105,12 +107,11 @@ export class SavedFactsFile {
     if (bytes === null || end === -1) return;
     const lengths = headerLengths(bytes.toString('utf8', 0, end), this.stamp);
     if (lengths === null) return;
+    // Each line's newlines are checked when it is read (range()): checking them all here touched a page of
+    // the fresh buffer per line before anything needed a line (docs/decisions.md, D66).
     const starts = [end + 1];
-    for (const length of lengths) {
-      const newline = starts.at(-1)! + length;
-      if (newline >= bytes.length || bytes[newline] !== NEWLINE) return;
-      starts.push(newline + 1);
-    }
+    for (const length of lengths) starts.push(starts.at(-1)! + length + 1);
+    if (starts.at(-1) !== bytes.length) return;
     this.bytes = bytes;
     this.starts = starts;
   }
