@@ -11,7 +11,7 @@ import { followInApp } from '../state/inAppLink';
 import { useRemote } from '../state/useRemote';
 import { exactTime, plural, relativeTime } from '../ui/format';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
-import { DiffView } from './DiffView';
+import { FixPreview } from './FixPreview';
 import { restoreKey, type FixFlow } from './useFixFlow';
 
 interface Props {
@@ -61,32 +61,18 @@ function BulkChangeItem({ change, readOnly, readOnlyReason, fixes, entryOf }: Om
           Restore…
         </button>
       ) : (
-        <div className="fix-preview" role="region" aria-label={`Preview: ${open.label}`}>
-          {open.note && <p className={open.status === 'error' ? 'error-text' : 'notice'}>{open.note}</p>}
-          {open.status === 'previewing' && <p className="muted" aria-busy="true">Preparing the change…</p>}
-          {open.result && (
-            <>
-              <p className="muted">Every file back as it was before this change. Nothing is written until you apply it; it can be undone.</p>
-              {(open.result.skipped?.length ?? 0) > 0 && (
-                <p className="notice">Left as they are (their earlier text is no longer kept, or their folder is gone): {open.result.skipped!.join(', ')}</p>
-              )}
-              <DiffView diff={maskSecrets(open.result.diff).text} />
-            </>
+        <FixPreview
+          label={open.label}
+          state={open}
+          onApply={fixes.apply}
+          onCancel={fixes.cancel}
+          explanation="Every file back as it was before this change. Nothing is written until you apply it; it can be undone."
+          offReason={readOnly ? `Restore is off: ${why}` : null}
+        >
+          {(open.result?.skipped?.length ?? 0) > 0 && (
+            <p className="notice">Left as they are (their earlier text is no longer kept, or their folder is gone): {open.result!.skipped!.join(', ')}</p>
           )}
-          <div className="fix-actions">
-            <button
-              type="button"
-              className="primary"
-              disabled={readOnly || open.result === null || open.status === 'applying'}
-              onClick={fixes.apply}
-              title={readOnly ? `Restore is off: ${why}` : undefined}
-            >
-              {open.status === 'applying' ? 'Applying…' : 'Apply'}
-            </button>
-            <button type="button" onClick={fixes.cancel}>Cancel</button>
-            {readOnly && <span className="muted">Restore is off: {why}.</span>}
-          </div>
-        </div>
+        </FixPreview>
       )}
     </li>
   );

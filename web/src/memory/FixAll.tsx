@@ -6,7 +6,7 @@ import { ApiError, api, describeError } from '../api/client';
 import type { MemoryFixAllResult, ProblemKind } from '../api/types';
 import { plural } from '../ui/format';
 import { useToast } from '../ui/Toasts';
-import { DiffView } from './DiffView';
+import { FixPreview, type PreviewState } from './FixPreview';
 import { KIND_LABEL } from './problemText';
 
 interface Props {
@@ -18,10 +18,8 @@ interface Props {
   onChanged(): void;
 }
 
-interface State {
-  status: 'previewing' | 'ready' | 'applying' | 'error';
+interface State extends PreviewState {
   result: MemoryFixAllResult | null;
-  note: string | null;
 }
 
 export function FixAll({ sourceId, project, kind, count, onChanged }: Props) {
@@ -58,24 +56,13 @@ export function FixAll({ sourceId, project, kind, count, onChanged }: Props) {
     return <button type="button" className="fix-button fix-all" onClick={() => preview(null)}>{label}…</button>;
   }
   return (
-    <div className="fix-preview fix-all-preview" role="region" aria-label={`Preview: fix all ${KIND_LABEL[kind]} findings in ${project}`}>
-      {state.note && <p className={state.status === 'error' ? 'error-text' : 'notice'}>{state.note}</p>}
-      {state.status === 'previewing' && <p className="muted" aria-busy="true">Preparing the change…</p>}
-      {state.result && (
-        <>
-          <p className="muted">
-            One change fixes {plural(state.result.count, 'finding')} in {plural(state.result.files.length, 'file')}. Nothing is written
-            until you apply it; one undo takes all of it back.
-          </p>
-          <DiffView diff={state.result.diff} />
-        </>
-      )}
-      <div className="fix-actions">
-        <button type="button" className="primary" disabled={state.result === null || state.status === 'applying'} onClick={apply}>
-          {state.status === 'applying' ? 'Applying…' : 'Apply'}
-        </button>
-        <button type="button" onClick={() => setState(null)}>Cancel</button>
-      </div>
-    </div>
+    <FixPreview
+      label={`fix all ${KIND_LABEL[kind]} findings in ${project}`}
+      state={state}
+      onApply={apply}
+      onCancel={() => setState(null)}
+      explanation={state.result === null ? '' : `One change fixes ${plural(state.result.count, 'finding')} in ${plural(state.result.files.length, 'file')}. Nothing is written until you apply it; one undo takes all of it back.`}
+      className="fix-all-preview"
+    />
   );
 }

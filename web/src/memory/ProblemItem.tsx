@@ -1,7 +1,7 @@
 // One health finding: what is wrong (in words), where (one click to the file), and its fix: a preview
-// of the exact change, then Apply. Secrets are masked until revealed.
+// of the exact change, then Apply (FixPreview.tsx). Secrets are masked until revealed.
 import type { MemoryEntry, MemoryProblem } from '../api/types';
-import { DiffView } from './DiffView';
+import { FixPreview } from './FixPreview';
 import { FIX_LABEL, KIND_LABEL, fixesOf } from './problemText';
 import { SecretLine } from './SecretLine';
 import type { FixFlow } from './useFixFlow';
@@ -70,29 +70,14 @@ export function ProblemItem({ sourceId, problem, entryOf, fixes, readOnly, onOpe
         </div>
       )}
       {open && (
-        <div className="fix-preview" role="region" aria-label={`Preview: ${open.label}`}>
-          {open.note && <p className={open.status === 'error' ? 'error-text' : 'notice'}>{open.note}</p>}
-          {open.status === 'previewing' && <p className="muted" aria-busy="true">Preparing the change…</p>}
-          {open.result && (
-            <>
-              <p className="muted">This is the exact change. Nothing is written until you apply it; it can be undone.</p>
-              <DiffView diff={open.result.diff} />
-            </>
-          )}
-          <div className="fix-actions">
-            <button
-              type="button"
-              className="primary"
-              disabled={readOnly || open.result === null || open.status === 'applying'}
-              onClick={fixes.apply}
-              title={readOnly ? 'The viewer runs with --read-only: it writes nothing' : undefined}
-            >
-              {open.status === 'applying' ? 'Applying…' : 'Apply'}
-            </button>
-            <button type="button" onClick={fixes.cancel}>Cancel</button>
-            {readOnly && <span className="muted">Read-only: the viewer was started with --read-only.</span>}
-          </div>
-        </div>
+        <FixPreview
+          label={open.label}
+          state={open}
+          onApply={fixes.apply}
+          onCancel={fixes.cancel}
+          explanation="This is the exact change. Nothing is written until you apply it; it can be undone."
+          offReason={readOnly ? 'Read-only: the viewer was started with --read-only' : null}
+        />
       )}
     </li>
   );
