@@ -102,7 +102,9 @@ export function restPending(facts: LogFacts, parts: readonly PartName[] = PARTS)
 export function saveRest(facts: LogFacts): string {
   const state = restored.get(facts);
   // Restored facts do not change (a read goes on in a copy, logFacts.ts): the text they came from is theirs.
-  if (state !== undefined && !state.refused) return state.saved.whole();
+  // Refused ones too: written back as they were, they are refused again, never saved as the empty facts
+  // that stand in for them until their log is read again.
+  if (state !== undefined) return state.saved.whole();
   const all = facts as unknown as Record<ExtractorName, unknown>;
   return [
     JSON.stringify([facts.counts.unreadable, facts.counts.oversized]),
