@@ -446,7 +446,6 @@ export class Viewer {
     else await this.plans.updatePath(filepath);
   }
 
-  /** A plan folder reported one path. */
   /** What happened after the plan was approved (domain/outcome/), or null when no plan has that name. */
   async planOutcome(filename: string): Promise<PlanOutcome | null> {
     await this.keptSettled();
@@ -547,6 +546,7 @@ export class Viewer {
     }, filename, versionId);
   }
 
+  /** A plan folder reported one path. */
   planPathChanged(filepath: string): Promise<void> {
     return this.planQueue.run(async () => void (await this.plans.updatePath(filepath)));
   }
