@@ -12,13 +12,13 @@
 //                                  the watchers start (at once, or when the CLI says it is serving)
 import path from 'node:path';
 import { Finder, SEARCH_PARTS } from './domain/find/finder.js';
+import { TranscriptAnswers } from './transcriptAnswers.js';
 import { savedIndexFile } from './domain/find/savedIndex.js';
 import { HistoryKeeper } from './domain/history/historyKeeper.js';
 import { LARGE_FILE_BYTES } from './domain/largeFiles.js';
 import { MemoryCare } from './domain/memory/care/memoryCare.js';
 import { MemoryStore } from './domain/memory/memoryStore.js';
 import { MemoryHistory } from './domain/memory/history/memoryHistory.js';
-import { sessionMemory } from './domain/memory/history/sessionMemory.js';
 import { DEFAULT_HISTORY_LIMIT_BYTES, ObservedVersions } from './domain/history/observedVersions.js';
 import { createHash } from 'node:crypto';
 import { PersistedState } from './domain/persisted.js';
@@ -29,23 +29,10 @@ import { refreshesInWorkers } from './domain/sessions/indexHelpers.js';
 import { SessionIndex } from './domain/sessions/sessionIndex.js';
 import type { Logger } from './domain/types.js';
 import { restoreArchivedPlan, type RestoreOutcome } from './domain/history/restorePlan.js';
-import { planOutcome } from './domain/outcome/planOutcome.js';
-import { transcriptPage } from './domain/transcripts/sessionTranscript.js';
-import { logOwner } from './domain/transcripts/transcriptReader.js';
 import { KeptLogs } from './domain/transcripts/keptLogs.js';
-import type { TranscriptBody } from './contract/transcript.js';
-import { costs, type CostQuery } from './domain/outcome/costs.js';
-import { PRICES_AS_OF } from './domain/outcome/pricing.js';
-import type { CostsBody } from './contract/costs.js';
-import type { PlanOutcome } from './contract/outcome.js';
-import type { SessionMemoryBody } from './contract/sessionMemory.js';
 import { Watchers } from './watch/watchers.js';
 import { PendingNames } from './domain/pendingNames.js';
-import { PromptHistory, type Prompt } from './domain/promptHistory/promptHistory.js';
-import { goneCard, gonePage, knownSessionIds } from './domain/promptHistory/goneSessions.js';
-import { retentionReport, type RetentionReport } from './domain/history/retentionReport.js';
-import type { GoneSessionsBody } from './contract/promptHistory.js';
-import type { SessionCard } from './domain/types.js';
+import { PromptHistory } from './domain/promptHistory/promptHistory.js';
 
 export interface ViewerOptions {
   claudeDir: string;
@@ -107,6 +94,8 @@ export class Viewer {
   readonly prompts: PromptHistory;
   /** The viewer's copies of idle transcripts, which keep a session readable once Claude Code deletes its log. */
   readonly kept: KeptLogs;
+  /** What the transcripts answer beyond plan history: outcomes, session cards and pages, costs, retention. */
+  readonly answers: TranscriptAnswers;
   private readonly watchers: Watchers | null;
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
   private readonly planQueue = new SerialQueue();
@@ -153,6 +142,11 @@ export class Viewer {
       claudeDir: options.claudeDir, sessions: this.sessions, memory: this.memory,
       observed: new ObservedVersions(options.cacheDir ? path.join(options.cacheDir, `memory-history-${homeKey}`) : null, options.historyLimitBytes ?? DEFAULT_HISTORY_LIMIT_BYTES),
       changed: () => persisted.changed('history'),
+    });
+    this.answers = new TranscriptAnswers({
+      claudeDir: options.claudeDir, sessions: this.sessions, plans: this.plans, memory: this.memory, history: this.history,
+      memoryHistory: this.memoryHistory, prompts: this.prompts, kept: this.kept,
+      transcriptsReady: () => this.transcriptsReady, keptSettled: () => this.keptSettled(),
     });
     this.care = new MemoryCare({
       store: this.memory,
@@ -445,97 +439,6 @@ export class Viewer {
     if (size > LARGE_FILE_BYTES) await this.planPathChanged(filepath);
     else await this.plans.updatePath(filepath);
   }
-
-  /** What happened after the plan was approved (domain/outcome/), or null when no plan has that name. */
-  async planOutcome(filename: string): Promise<PlanOutcome | null> {
-    await this.keptSettled();
-    return planOutcome({
-      story: async (name) => {
-        const story = await this.history.stories.story(name);
-        if (story === null) return null;
-        const last = story.versions.at(-1);
-        return { events: story.events, text: last === undefined ? null : story.contents.get(last.id) ?? null };
-      },
-      logs: () => this.sessions.logs(),
-    }, filename);
-  }
-
-  /** A page of a session's transcript (its main log, or a subagent's), or null when there is no such log. */
-  async sessionTranscript(sessionId: string, agentId: string | null, cursor: number, limit: number): Promise<TranscriptBody | null> {
-    await this.keptSettled();
-    let file: string | null = null;
-    const subagents: string[] = [];
-    for (const [log] of this.sessions.logs()) {
-      const owner = logOwner(log);
-      if (owner.sessionId !== sessionId) continue;
-      if (owner.main && agentId === null) file = log;
-      if (!owner.main && owner.agentId !== null) {
-        subagents.push(owner.agentId);
-        if (owner.agentId === agentId) file = log;
-      }
-    }
-    if (file === null) return null;
-    const page = transcriptPage(file, cursor, limit);
-    return page === null ? null : { sessionId, agentId, ...page, subagents: subagents.sort() };
-  }
-
-  /** What a session saw of memory (domain/memory/history/sessionMemory.ts), or null when no log names the session. */
-  async sessionMemory(sessionId: string): Promise<SessionMemoryBody | null> {
-    await this.transcriptsReady;
-    return sessionMemory(sessionId, {
-      session: this.history.stories.session(sessionId), logs: () => this.sessions.logs(), memory: this.memory, history: this.memoryHistory,
-    });
-  }
-
-  /**
-   * A session's card: from its logs, else (its transcript gone) from what history.jsonl keeps of it; null
-   * when neither names it.
-   */
-  async sessionCard(sessionId: string): Promise<SessionCard | null> {
-    await this.transcriptsReady;
-    const card = this.history.stories.session(sessionId);
-    if (card !== null) return card;
-    await this.prompts.refresh();
-    const facts = this.prompts.session(sessionId);
-    return facts === null ? null : goneCard(facts);
-  }
-
-  /** Sessions history.jsonl names and no log does, a page at a time (goneSessions.ts). */
-  async goneSessions(limit: number, cursor: number): Promise<GoneSessionsBody> {
-    await this.transcriptsReady;
-    await this.prompts.refresh();
-    return { ...gonePage(this.prompts, knownSessionIds(this.sessions), limit, cursor), projects: this.prompts.projects(), badLines: this.prompts.badLines };
-  }
-
-  /** A session's prompts from history.jsonl, or null when it names no such session. */
-  sessionPrompts(sessionId: string): Promise<Prompt[] | null> {
-    return this.prompts.prompts(sessionId);
-  }
-
-  /** What Claude Code will delete within a week, and what the viewer keeps of it (retentionReport.ts). */
-  async retention(): Promise<RetentionReport> {
-    await this.transcriptsReady;
-    await this.prompts.refresh();
-    return retentionReport({
-      claudeDir: this.options.claudeDir, plans: this.plans, sessions: this.sessions, observed: this.history.observed, prompts: this.prompts, kept: this.kept, now: Date.now(),
-    });
-  }
-
-  /** Cost and active time across the home (domain/outcome/costs.ts). */
-  async costs(q: CostQuery): Promise<CostsBody> {
-    await this.transcriptsReady;
-    // Every answer of the home is priced: the last few bodies are kept while no log's facts change.
-    const key = `${this.sessions.factsVersion}\0${q.by}\0${q.after}\0${q.before}`;
-    const kept = this.costBodies.get(key);
-    if (kept !== undefined) return kept;
-    const { rows, unpricedTokens } = costs(this.sessions.logs(), q);
-    const body: CostsBody = { by: q.by, rows, totalUsd: rows.reduce((n, r) => n + r.costUsd, 0), unpricedTokens, pricesAsOf: PRICES_AS_OF };
-    if (this.costBodies.size >= 8) this.costBodies.delete(this.costBodies.keys().next().value!);
-    this.costBodies.set(key, body);
-    return body;
-  }
-
-  private readonly costBodies = new Map<string, CostsBody>();
 
   /** An archived plan's last version written back into its plans folder (restorePlan.ts). */
   restoreArchived(filename: string, versionId: string): Promise<RestoreOutcome> {

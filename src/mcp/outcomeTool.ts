@@ -20,7 +20,7 @@ export function registerOutcomeTool(server: McpServer, viewer: Viewer): void {
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, async ({ filename, detail }): Promise<CallToolResult> => {
-    const outcome = await viewer.planOutcome(filename);
+    const outcome = await viewer.answers.planOutcome(filename);
     if (outcome === null) return { content: [{ type: 'text', text: `No plan named ${filename}, listed or archived` }], isError: true };
     return { content: [{ type: 'text', text: JSON.stringify(detail === true ? outcome : summary(outcome)) }] };
   });

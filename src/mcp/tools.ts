@@ -214,7 +214,7 @@ export function createMcpServer(viewer: Viewer, version: string): McpServer {
     await viewer.prompts.refresh();
     const ids = [...new Set([...viewer.history.index.sessionIds(), ...viewer.prompts.sessions().map((s) => s.sessionId)])];
     const full = uniqueMatch(sessionId, ids);
-    const card = full === null ? null : await viewer.sessionCard(full);
+    const card = full === null ? null : await viewer.answers.sessionCard(full);
     return card === null ? toolError(notFound('session', sessionId, ids, 'a full id, or the first 8 characters the viewer shows')) : json(card);
   });
 

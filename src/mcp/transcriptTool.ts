@@ -16,7 +16,7 @@ export function registerTranscriptTool(server: McpServer, viewer: Viewer): void 
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, async ({ sessionId, cursor, limit, agent }): Promise<CallToolResult> => {
-    const page = await viewer.sessionTranscript(sessionId, agent ?? null, cursor ?? 0, limit ?? 100);
+    const page = await viewer.answers.sessionTranscript(sessionId, agent ?? null, cursor ?? 0, limit ?? 100);
     if (page === null) return { content: [{ type: 'text', text: `No transcript of session ${sessionId}${agent ? ` (subagent ${agent})` : ''}` }], isError: true };
     return { content: [{ type: 'text', text: JSON.stringify(page) }] };
   });

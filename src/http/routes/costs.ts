@@ -17,6 +17,6 @@ export function costRoutes(app: FastifyInstance, viewer: Viewer): void {
     const after = bound(request.query.after, false);
     const before = bound(request.query.before, true);
     if (Number.isNaN(after) || Number.isNaN(before)) return sendText(reply, 400, 'Bad request: after and before must be dates such as 2026-11-01 or ISO date-times');
-    return viewer.costs({ by: request.query.by ?? 'day', after, before });
+    return viewer.answers.costs({ by: request.query.by ?? 'day', after, before });
   });
 }

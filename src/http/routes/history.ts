@@ -49,21 +49,21 @@ export function historyRoutes(app: FastifyInstance, viewer: Viewer): void {
     return { filename: outcome.filename, filepath: outcome.filepath };
   });
 
-  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => viewer.retention());
+  typed.get('/api/retention', { schema: historyEndpoints.retention }, () => viewer.answers.retention());
 
   // Static routes go before the parametric one in Fastify's router: "gone" is never taken for an id.
   typed.get('/api/sessions/gone', { schema: promptHistoryEndpoints.gone }, (request) =>
-    viewer.goneSessions(Number(request.query.limit), Number(request.query.cursor)));
+    viewer.answers.goneSessions(Number(request.query.limit), Number(request.query.cursor)));
 
   typed.get('/api/sessions/:sessionId/prompts', { schema: promptHistoryEndpoints.prompts }, async (request, reply) => {
-    const prompts = await viewer.sessionPrompts(request.params.sessionId);
+    const prompts = await viewer.answers.sessionPrompts(request.params.sessionId);
     if (prompts === null) return sendText(reply, 404, 'Session not found');
     return { sessionId: request.params.sessionId, prompts };
   });
 
   typed.get('/api/sessions/:sessionId', { schema: historyEndpoints.session }, async (request, reply) => {
     await ready();
-    const card = await viewer.sessionCard(request.params.sessionId);
+    const card = await viewer.answers.sessionCard(request.params.sessionId);
     if (card === null) return sendText(reply, 404, 'Session not found');
     return card;
   });

@@ -7,7 +7,7 @@ import { sendText } from '../errors.js';
 
 export function outcomeRoutes(app: FastifyInstance, viewer: Viewer): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/api/plans/:filename/outcome', { schema: outcomeEndpoints.outcome }, async (request, reply) => {
-    const outcome = await viewer.planOutcome(request.params.filename);
+    const outcome = await viewer.answers.planOutcome(request.params.filename);
     return outcome ?? sendText(reply, 404, 'Plan not found');
   });
 }

@@ -7,7 +7,7 @@ import { sendText } from '../errors.js';
 
 export function sessionMemoryRoutes(app: FastifyInstance, viewer: Viewer): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/api/sessions/:sessionId/memory', { schema: sessionMemoryEndpoints.memory }, async (request, reply) => {
-    const answer = await viewer.sessionMemory(request.params.sessionId);
+    const answer = await viewer.answers.sessionMemory(request.params.sessionId);
     return answer ?? sendText(reply, 404, 'Session not found');
   });
 }

@@ -8,7 +8,7 @@ import { sendText } from '../errors.js';
 export function transcriptRoutes(app: FastifyInstance, viewer: Viewer): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/api/sessions/:sessionId/transcript', { schema: transcriptEndpoints.transcript }, async (request, reply) => {
     const { cursor, limit, agent } = request.query;
-    const page = await viewer.sessionTranscript(request.params.sessionId, agent === '' ? null : agent, Number(cursor), Number(limit));
+    const page = await viewer.answers.sessionTranscript(request.params.sessionId, agent === '' ? null : agent, Number(cursor), Number(limit));
     return page ?? sendText(reply, 404, 'Session not found');
   });
 }
