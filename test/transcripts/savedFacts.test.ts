@@ -23,6 +23,8 @@ describe('saved facts in parts', () => {
     expect(restPending(facts, ['work'])).toBe(true);
     expect(restOk(facts)).toBe(true);
     expect(restPending(facts)).toBe(false);
+    // Every part parsed, the text is let go: a save writes the facts again, the same text.
+    expect(saveRest(facts)).toBe(saved);
   });
 
   it('refuse a part of another shape, and write back the text they came from, never the empty facts standing in', () => {

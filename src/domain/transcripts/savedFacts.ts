@@ -39,7 +39,8 @@ export function textInParts(text: string): SavedText {
 }
 
 interface Restored {
-  saved: SavedText;
+  /** The text, until every part is parsed and none refused: it holds the whole cache file's bytes alive. */
+  saved: SavedText | null;
   /** Parts not parsed yet. */
   pending: Set<PartName>;
   /** A part was not what saveRest() writes: the log is to be read again. */
@@ -68,6 +69,7 @@ export function restoredFacts(links: LinkFacts, saved: SavedText): LogFacts {
             value = name === 'counts' ? { unreadable: 0, oversized: 0 } : emptyExtracted()[name];
           }
           values.set(name, value);
+          if (state.pending.size === 0 && !state.refused) state.saved = null;
         }
         return values.get(name);
       },
@@ -101,10 +103,10 @@ export function restPending(facts: LogFacts, parts: readonly PartName[] = PARTS)
 
 export function saveRest(facts: LogFacts): string {
   const state = restored.get(facts);
-  // Restored facts do not change (a read goes on in a copy, logFacts.ts): the text they came from is theirs.
-  // Refused ones too: written back as they were, they are refused again, never saved as the empty facts
-  // that stand in for them until their log is read again.
-  if (state !== undefined) return state.saved.whole();
+  // Restored facts do not change (a read goes on in a copy, logFacts.ts): the text they came from is theirs
+  // while it is kept. Refused ones keep it: written back as they were, they are refused again, never saved as
+  // the empty facts that stand in for them until their log is read again.
+  if (state?.saved != null) return state.saved.whole();
   const all = facts as unknown as Record<ExtractorName, unknown>;
   return [
     JSON.stringify([facts.counts.unreadable, facts.counts.oversized]),
