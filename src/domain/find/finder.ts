@@ -2,18 +2,13 @@
 // entries, archived plans, sessions) and the answer to a query, snippets included. The index is built in the
 // background after start, in time slices, while queries are answered from what it holds so far, and each
 // change the watchers report is taken in as it comes. It is kept in the cache between runs (savedIndex.ts):
-// a start restores it, and its first pass then only checks each document's stamp.
-import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { projectName, statOrNull } from '../files.js';
+// a start restores it, and its first pass then only checks each document's stamp. What each part holds now
+// comes from partDocs.ts.
 import type { HistoryKeeper } from '../history/historyKeeper.js';
-import type { SessionFacts } from '../transcripts/extractors/sessionCards.js';
 import type { PartName } from '../transcripts/savedFacts.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
-import { trustedNames } from '../memory/changeNotice.js';
 import { PendingNames } from '../pendingNames.js';
 import type { PlanChange, PlanStore } from '../plans/planStore.js';
-import type { PlanMetadata } from '../types.js';
 import { TimeSlicer } from '../timeSlicer.js';
 import type { Logger } from '../types.js';
 import { best, BODY_CHARS, bodyOf, compareHits, docKey, FindIndex, type FindDoc, type RankedHit } from './findIndex.js';
@@ -22,6 +17,7 @@ import { hasFilters, parseFindQuery, type FindKind } from './query.js';
 import { containsPhrase, cutSnippets, MAX_SNIPPETS, SCAN_CHARS, settledSnippets, type MatchedGroups, type Pieces, type Snippet } from './snippets.js';
 import { KeptTexts } from './keptTexts.js';
 import { decodeIndex, encodeIndex } from './savedIndex.js';
+import { memoryDocs, planDocs, sessionDocs, sessionTitle, type SessionSource } from './partDocs.js';
 
 export { FindQueryError, isFindQueryError } from './query.js';
 export type { Snippet } from './snippets.js';
@@ -77,8 +73,6 @@ const PARTS: readonly Part[] = ['plans', 'memory', 'sessions', 'archive'];
 const ORDER: readonly Part[] = [...PARTS, 'save'];
 /** How long after a change the index is saved again (a save writes the whole index). */
 const SAVE_DELAY_MS = 60_000;
-/** Bytes of a plan or memory file read for indexing (BODY_CHARS of text at most are indexed). */
-const READ_BYTES = BODY_CHARS * 4;
 /**
  * Bytes of a plan or memory file read for a result's snippets: as many as snippets look at (SCAN_CHARS)
  * when the text is ASCII; a text of multi-byte characters gets its snippets from a shorter start. A page of
@@ -117,10 +111,6 @@ interface TextPart {
   archived?: boolean;
 }
 
-interface SessionSource {
-  facts: SessionFacts;
-  logs: string[];
-}
 
 export class Finder {
   private index = new FindIndex();
@@ -442,38 +432,13 @@ export class Finder {
 
   private async syncPlans(slicer: TimeSlicer): Promise<void> {
     const named = this.plansPending.take();
-    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    let plans: PlanMetadata[];
-    if (named === null) {
-      // The listing is one long step on a large home: a slice of its own, as the archive's (syncArchive).
-      await slicer.pause();
-      plans = this.o.plans.list();
-      await slicer.maybeYield();
-    } else {
-      plans = [];
-      for (const name of named) {
-        const plan = this.o.plans.find(name);
-        if (plan !== undefined) plans.push(plan);
-      }
-    }
-    for (const plan of plans) {
-      current.set(docKey('plan', plan.filename), {
-        stamp: `${plan.modified}\0${plan.size}\0${plan.project}\0${plan.filepath}`,
-        doc: async () => {
-          const opened = await this.o.plans.open(plan.filename);
-          if (opened === null) return null;
-          const body = await readHead(opened.handle, READ_BYTES);
-          return { kind: 'plan', id: plan.filename, title: plan.title, name: plan.filename, description: '', body, project: plan.project, modified: plan.modified, type: null };
-        },
-      });
-      await slicer.maybeYield();
-    }
+    const { current, found } = await planDocs(this.o.plans, named, slicer);
     // Archived plans share the plan keys (a plan back on disk replaces its archived document); they are the
     // archive part's to remove.
     const owned = (key: string, stamp: string): boolean => key.startsWith('plan:') && !stamp.startsWith(ARCHIVED);
     await this.sync(named === null ? owned : (key, stamp) => named.has(key.slice('plan:'.length)) && owned(key, stamp), slicer, current);
     // A plan gone from disk may be an archived one now.
-    if (named === null || plans.length < named.size) this.dirty.add('archive');
+    if (named === null || found < named.size) this.dirty.add('archive');
   }
 
   private async syncArchive(slicer: TimeSlicer): Promise<void> {
@@ -546,59 +511,13 @@ export class Finder {
   }
 
   private async syncMemory(slicer: TimeSlicer): Promise<void> {
-    const pending = this.memoryPending.take();
-    const listing = await this.o.memory.list();
-    const named = trustedNames(pending, listing.entries);
-    const projects = new Map(listing.sources.map((s) => [s.id, s.project]));
-    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    for (const entry of listing.entries) {
-      const key = docKey('memory', entry.id);
-      // The listing's modified may come from frontmatter: the file's own stat tells an edit, looked at
-      // again for the files the notices named (all of them after a notice naming none).
-      const listed = `${entry.modified}\0${entry.size}\0${entry.name}\0`;
-      const known = this.stamps.get(key);
-      const stamp = named !== null && !named.has(entry.filepath) && known?.startsWith(listed) ? known : listed + fileStamp(entry.filepath);
-      current.set(key, {
-        stamp,
-        doc: async () => {
-          const opened = await this.o.memory.open(entry.id);
-          if (opened === null) return null;
-          const body = await readHead(opened.handle, READ_BYTES);
-          return {
-            kind: 'memory', id: entry.id, title: entry.name, name: entry.filename, description: entry.description ?? '', body,
-            project: projects.get(entry.sourceId) ?? null, modified: entry.modified, type: entry.type,
-          };
-        },
-      });
-      await slicer.maybeYield();
-    }
+    const current = await memoryDocs(this.o.memory, this.memoryPending.take(), (key) => this.stamps.get(key), slicer);
     await this.sync((key) => key.startsWith('memory:'), slicer, current);
   }
 
   private async syncSessions(slicer: TimeSlicer): Promise<void> {
-    const current = new Map<string, { stamp: string; doc: () => Promise<FindDoc | null> }>();
-    // As the archive's list (syncArchive): a step of its own, then the sessions a slice at a time.
-    await slicer.pause();
-    const all = this.o.history.index.allSessions();
+    const { current, sources } = await sessionDocs(this.o.history.index, slicer);
     // Swapped in whole: a query between two slices sees every session's source, old or new.
-    const sources = new Map<string, SessionSource>();
-    for (const [id, source] of all) {
-      await slicer.maybeYield();
-      const f = source.facts;
-      sources.set(id, source);
-      const title = sessionTitle(f);
-      const modified = f.lastAt ?? f.firstAt ?? new Date(0).toISOString();
-      const cwd = this.o.history.index.cwdOf(id);
-      const project = cwd === null ? null : projectName(cwd);
-      current.set(docKey('session', id), {
-        // A digest: the prompts can be long, and the stamps are saved with the index.
-        stamp: createHash('sha256').update(JSON.stringify([title, f.firstPrompt, f.lastPrompt, modified, project])).digest('base64'),
-        doc: () => Promise.resolve({
-          kind: 'session', id, title: title ?? clip(f.firstPrompt) ?? id, name: '', description: '',
-          body: [f.firstPrompt, f.lastPrompt].filter((t) => t !== null).join('\n'), project, modified, type: null,
-        }),
-      });
-    }
     this.sessionSources = sources;
     await this.sync((key) => key.startsWith('session:'), slicer, current);
   }
@@ -612,32 +531,4 @@ function joined(text: string | Pieces): string {
 /** Whether `parts` are a file's start only (textOf() with fewer bytes than the file has): the rest can be read. */
 function startOnly(parts: TextPart[] | null): boolean {
   return parts?.length === 1 && parts[0]!.whole === false;
-}
-
-function sessionTitle(f: SessionFacts): string | null {
-  return f.customTitle ?? f.aiTitle ?? f.summary;
-}
-
-function clip(text: string | null): string | null {
-  if (text === null) return null;
-  const line = text.split('\n', 1)[0]!;
-  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
-}
-
-/** The first `max` bytes of an open file as text; closes it. */
-async function readHead(handle: FileHandle, max: number): Promise<string> {
-  try {
-    const buffer = Buffer.alloc(Math.min(max, (await handle.stat()).size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
-
-function fileStamp(filepath: string): string {
-  const stats = statOrNull(filepath);
-  return stats === null ? '-' : `${stats.mtimeMs}\0${stats.ino}`;
 }
