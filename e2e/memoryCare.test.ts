@@ -312,9 +312,20 @@ describe('a read-only run', () => {
       const post = (b: unknown) => fetch(`${env.server.url}api/memory/fix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
       const { hash } = (await (await post({ ...body, apply: false })).json()) as { hash: string };
       const { undoId } = (await (await post({ ...body, apply: true, hash })).json()) as { undoId: string };
+      // The health answer (which says the run is read-only) held back: the recent fixes, fetched on their own,
+      // come first, and offer no Undo before the service has said it writes.
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/memory/health', async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto(`${server.url}?view=memory&tab=health`);
       const recent = page.getByRole('region', { name: 'Recent fixes' });
       await expect.poll(() => recent.locator('li').count()).toBe(1);
+      expect(await recent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+      release();
+      await page.waitForSelector('.health-row');
       expect(await recent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
       const undone = await fetch(`${env.server.url}api/memory/undo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ undoId }) });
       expect(undone.status).toBe(200);

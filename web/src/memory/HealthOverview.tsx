@@ -150,8 +150,8 @@ export function HealthOverview({ sources, health, fixes, entryOf, onOpenEntry, o
           );
         })}
       </ol>
-      <RecentFixes version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} />
-      <Trash version={health.remote.version} readOnly={health.readOnly} sources={sources} onChanged={onChanged} onOpenSource={onOpenSource} />
+      <RecentFixes version={health.remote.version} readOnly={!health.writable} sources={sources} onChanged={onChanged} />
+      <Trash version={health.remote.version} readOnly={!health.writable} sources={sources} onChanged={onChanged} onOpenSource={onOpenSource} />
     </section>
   );
 }

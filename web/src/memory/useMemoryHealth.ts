@@ -7,7 +7,13 @@ import { useRemote, type Remote } from '../state/useRemote';
 export interface HealthModel {
   remote: Remote<MemoryHealth>;
   bySource: Map<string, MemoryHealthSource>;
+  /** The service said it writes nothing (--read-only, an unwritable cache folder). */
   readOnly: boolean;
+  /**
+   * The service said it accepts writes: until its answer comes, nothing that writes (Undo, restoring from the
+   * trash) is offered, since the lists that offer them are fetched on their own and may come first.
+   */
+  writable: boolean;
   /** Why fixes cannot be applied (--read-only, a cache folder that cannot be written), or null. */
   readOnlyReason: string | null;
   reload(): void;
@@ -24,5 +30,8 @@ export function useMemoryHealth(listingVersion: number): HealthModel {
     }
   }, [listingVersion, reload]);
   const bySource = useMemo(() => new Map((remote.data?.sources ?? []).map((s) => [s.sourceId, s])), [remote.data]);
-  return { remote, bySource, readOnly: remote.data?.readOnly ?? false, readOnlyReason: remote.data?.readOnlyReason ?? null, reload };
+  return {
+    remote, bySource, readOnly: remote.data?.readOnly ?? false, writable: remote.data !== null && !remote.data.readOnly,
+    readOnlyReason: remote.data?.readOnlyReason ?? null, reload,
+  };
 }
