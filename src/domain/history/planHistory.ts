@@ -24,6 +24,11 @@ import { logOwner } from '../transcripts/transcriptReader.js';
 import type { ArchivedPlan, SessionCard } from '../types.js';
 
 const STORIES_KEPT = 16;
+/**
+ * The characters of versions the kept stories may hold together: a story of multi-MB versions (a Write is read
+ * up to the reader's 32 MB line limit) would otherwise keep hundreds of MB alive. The newest is always kept.
+ */
+const STORIES_KEPT_CHARS = 32 * 1024 * 1024;
 /** A subagent's meta.json holds two short strings; anything larger is not one. */
 const META_MAX_BYTES = 64 * 1024;
 /** Large plan files whose measure is kept (a few numbers each). */
@@ -47,10 +52,14 @@ export interface PlanHistoryOptions {
   sessions: SessionIndex;
   history: HistoryIndex;
   observed: ObservedVersions;
+  /** The characters of versions the kept stories may hold together (STORIES_KEPT_CHARS unless tests say). */
+  keptChars?: number;
 }
 
 export class PlanHistory {
-  private readonly stories = new Map<string, { key: string; story: PlanStory }>();
+  private readonly stories = new Map<string, { key: string; story: PlanStory; chars: number }>();
+  /** The characters of the kept stories' versions (see STORIES_KEPT_CHARS). */
+  private storiesChars = 0;
   private entriesKept: { key: string; entries: Map<string, Omit<ArchivedPlan, 'title'>> } | null = null;
   private renamesKept: { key: string; renames: Map<string, string> } | null = null;
   /** Archived plans' titles from their stories' last versions, by path (see archivedTitle()). */
@@ -138,10 +147,27 @@ export class PlanHistory {
     const last = story.versions.at(-1);
     const lastText = last === undefined ? undefined : story.contents.get(last.id);
     if (onDisk === undefined && lastText !== undefined) this.titles.set(planPath, planTitle(lastText, filename));
-    this.stories.delete(planPath);
-    this.stories.set(planPath, { key, story });
-    if (this.stories.size > STORIES_KEPT) this.stories.delete(this.stories.keys().next().value!);
+    this.forgetStory(planPath);
+    let chars = 0;
+    for (const text of story.contents.values()) chars += text.length;
+    this.stories.set(planPath, { key, story, chars });
+    this.storiesChars += chars;
+    while (this.stories.size > 1 && (this.stories.size > STORIES_KEPT || this.storiesChars > (this.o.keptChars ?? STORIES_KEPT_CHARS))) {
+      this.forgetStory(this.stories.keys().next().value!);
+    }
     return story;
+  }
+
+  private forgetStory(planPath: string): void {
+    const kept = this.stories.get(planPath);
+    if (kept === undefined) return;
+    this.stories.delete(planPath);
+    this.storiesChars -= kept.chars;
+  }
+
+  /** How many stories are kept, and the characters of their versions (tests look). */
+  keptStories(): { count: number; chars: number } {
+    return { count: this.stories.size, chars: this.storiesChars };
   }
 
   /**
