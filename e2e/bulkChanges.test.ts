@@ -3,12 +3,11 @@
 // one, three deleted, MEMORY.md rewritten). MEMORY.md's memory timeline says its new version came with it;
 // the folder's Health tab lists it as one entry naming every file;
 // Restore previews the change as a diff, Apply puts every file back on disk, and Undo takes that back.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conversationLine } from '../test/helpers/home.js';
 import { expectAccessible } from './helpers/axe.js';
-import { encodeKey } from './helpers/fixture.js';
+import { addMemoryProject } from './helpers/fixture.js';
 import { useTestEnv } from './helpers/setup.js';
 
 const BEFORE: Record<string, string> = {
@@ -27,15 +26,7 @@ let probe = '';
 
 const env = useTestEnv({
   async extend(fx) {
-    const cwd = path.join(fx.root, 'work', 'dream');
-    dreamId = encodeKey(cwd);
-    const project = path.join(fx.home, 'projects', dreamId);
-    dreamDir = path.join(project, 'memory');
-    const sid = '1b0c4f7e-2d3a-4c5b-9e8f-00000000d7ea';
-    await mkdir(dreamDir, { recursive: true });
-    await mkdir(cwd, { recursive: true });
-    await writeFile(path.join(project, `${sid}.jsonl`), `${conversationLine(cwd, sid, null)}\n`);
-    for (const [name, text] of Object.entries(BEFORE)) await writeFile(path.join(dreamDir, name), text);
+    ({ id: dreamId, memoryDir: dreamDir } = await addMemoryProject(fx, 'dream', '1b0c4f7e-2d3a-4c5b-9e8f-00000000d7ea', BEFORE));
     // Another folder's file, deleted once the viewer runs: its place in the archive says a pass saw it go.
     probe = path.join(fx.memoryDir.webapp, 'probe-bulk.md');
     await writeFile(probe, '# Probe\n');

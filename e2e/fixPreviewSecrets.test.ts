@@ -1,11 +1,10 @@
 // A memory fix's preview in a real browser: the diff of a duplicate topic moved to the trash shows the file's
 // lines, and a credential among them is masked there as in every other view of memory, for one finding and for
 // all of a kind (the bulk restore's preview shares the component: bulkChanges.test.ts).
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conversationLine } from '../test/helpers/home.js';
-import { encodeKey } from './helpers/fixture.js';
+import { addMemoryProject } from './helpers/fixture.js';
 import { useTestEnv } from './helpers/setup.js';
 
 const SECRET = 'hunter2-correct-horse';
@@ -14,18 +13,13 @@ let vaultId = '';
 
 const env = useTestEnv({
   async extend(fx) {
-    const cwd = path.join(fx.root, 'work', 'vault');
-    vaultId = encodeKey(cwd);
-    const project = path.join(fx.home, 'projects', vaultId);
-    const dir = path.join(project, 'memory');
-    const sid = '1b0c4f7e-2d3a-4c5b-9e8f-00000000f1c5';
-    await mkdir(dir, { recursive: true });
-    await mkdir(cwd, { recursive: true });
-    await writeFile(path.join(project, `${sid}.jsonl`), `${conversationLine(cwd, sid, null)}\n`);
-    await writeFile(path.join(dir, 'MEMORY.md'), '# Vault\n\n- [Deploy](deploy.md) — how the vault deploys\n- [Deploy again](deploy-copy.md) — the same\n');
-    // The same name twice: the later copy is a duplicate, fixed by moving it to the trash.
-    await writeFile(path.join(dir, 'deploy.md'), TOPIC);
-    await writeFile(path.join(dir, 'deploy-copy.md'), TOPIC);
+    const { id, memoryDir: dir } = await addMemoryProject(fx, 'vault', '1b0c4f7e-2d3a-4c5b-9e8f-00000000f1c5', {
+      'MEMORY.md': '# Vault\n\n- [Deploy](deploy.md) — how the vault deploys\n- [Deploy again](deploy-copy.md) — the same\n',
+      // The same name twice: the later copy is a duplicate, fixed by moving it to the trash.
+      'deploy.md': TOPIC,
+      'deploy-copy.md': TOPIC,
+    });
+    vaultId = id;
     // Not changed for 200 days, no session recorded: stale, a kind whose findings are fixed all at once.
     const old = path.join(dir, 'old-deploy.md');
     await writeFile(old, TOPIC.replace('name: deploy notes', 'name: cluster checklist')

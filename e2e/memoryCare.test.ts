@@ -2,14 +2,13 @@
 // problem counts, worst first, inactive folders never shown as healthy), a source's problems, a fix
 // previewed as a diff and applied (the file on disk changes only then), the 409 race answered with a
 // fresh preview, undo, a secret masked until revealed, the project picker, and a read-only run.
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { conversationLine } from '../test/helpers/home.js';
 import { expectAccessible } from './helpers/axe.js';
 import { openPage, screenshot } from './helpers/browser.js';
-import { encodeKey } from './helpers/fixture.js';
+import { addMemoryProject } from './helpers/fixture.js';
 import { startServer } from './helpers/server.js';
 import { query, useTestEnv } from './helpers/setup.js';
 
@@ -20,23 +19,11 @@ let shopId = '';
 
 const env = useTestEnv({
   async extend(fx) {
-    const cwd = path.join(fx.root, 'work', 'shop');
-    shopId = encodeKey(cwd);
-    const project = path.join(fx.home, 'projects', shopId);
-    shopDir = path.join(project, 'memory');
-    const sid = '1b0c4f7e-2d3a-4c5b-9e8f-00000000c0de';
-    await mkdir(shopDir, { recursive: true });
-    await mkdir(cwd, { recursive: true });
-    await writeFile(path.join(project, `${sid}.jsonl`), `${conversationLine(cwd, sid, null)}\n`);
-    await writeFile(path.join(shopDir, 'MEMORY.md'), SHOP_INDEX);
-    await writeFile(
-      path.join(shopDir, 'checkout.md'),
-      '---\nname: checkout\ndescription: how checkout works\nmetadata:\n  type: project\n---\n\nStaging login:\npassword: hunter2-correct-horse\n',
-    );
-    await writeFile(
-      path.join(shopDir, 'refunds.md'),
-      '---\nname: refunds\ndescription: Refund rules for the EU shop\nmetadata:\n  type: project\n---\n\nFourteen days.\n',
-    );
+    ({ id: shopId, memoryDir: shopDir } = await addMemoryProject(fx, 'shop', '1b0c4f7e-2d3a-4c5b-9e8f-00000000c0de', {
+      'MEMORY.md': SHOP_INDEX,
+      'checkout.md': '---\nname: checkout\ndescription: how checkout works\nmetadata:\n  type: project\n---\n\nStaging login:\npassword: hunter2-correct-horse\n',
+      'refunds.md': '---\nname: refunds\ndescription: Refund rules for the EU shop\nmetadata:\n  type: project\n---\n\nFourteen days.\n',
+    }));
   },
 });
 

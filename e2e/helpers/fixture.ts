@@ -22,6 +22,29 @@ export interface Fixture {
 
 export const encodeKey = (p: string): string => p.replace(/[^A-Za-z0-9]/g, '-');
 
+/** A project a test adds to the fixture: its cwd, its folder's key and its memory folder. */
+export interface MemoryProject {
+  cwd: string;
+  id: string;
+  memoryDir: string;
+}
+
+/**
+ * Adds a project `name` (under <root>/work) with one session log and these files in its memory folder, so that
+ * the viewer lists its memory as an active source.
+ */
+export async function addMemoryProject(fx: Fixture, name: string, sessionId: string, files: Record<string, string>): Promise<MemoryProject> {
+  const cwd = path.join(fx.root, 'work', name);
+  const id = encodeKey(cwd);
+  const project = path.join(fx.home, 'projects', id);
+  const memoryDir = path.join(project, 'memory');
+  await mkdir(cwd, { recursive: true });
+  await write(path.join(project, `${sessionId}.jsonl`), `${conversationLine(cwd, sessionId, null)}\n`);
+  await mkdir(memoryDir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) await write(path.join(memoryDir, file), text);
+  return { cwd, id, memoryDir };
+}
+
 function uuid(n: number): string {
   const hex = n.toString(16).padStart(12, '0');
   return `1b0c4f7e-2d3a-4c5b-9e8f-${hex}`;
