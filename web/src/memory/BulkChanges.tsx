@@ -12,7 +12,7 @@ import { useRemote } from '../state/useRemote';
 import { exactTime, plural, relativeTime } from '../ui/format';
 import { maskSecrets } from '../../../src/domain/memory/care/secrets';
 import { FixPreview } from './FixPreview';
-import { restoreKey, type FixFlow } from './useFixFlow';
+import { flowPreview, restoreKey, type FixFlow } from './useFixFlow';
 
 interface Props {
   source: MemorySource;
@@ -62,10 +62,7 @@ function BulkChangeItem({ change, readOnly, readOnlyReason, fixes, entryOf }: Om
         </button>
       ) : (
         <FixPreview
-          label={open.label}
-          state={open}
-          onApply={fixes.apply}
-          onCancel={fixes.cancel}
+          {...flowPreview(open, fixes)}
           explanation="Every file back as it was before this change. Nothing is written until you apply it; it can be undone."
           offReason={readOnly ? `Restore is off: ${why}` : null}
         >

@@ -4,7 +4,7 @@ import type { MemoryEntry, MemoryProblem } from '../api/types';
 import { FixPreview } from './FixPreview';
 import { FIX_LABEL, KIND_LABEL, fixesOf } from './problemText';
 import { SecretLine } from './SecretLine';
-import type { FixFlow } from './useFixFlow';
+import { flowPreview, type FixFlow } from './useFixFlow';
 
 interface Props {
   sourceId: string;
@@ -71,10 +71,7 @@ export function ProblemItem({ sourceId, problem, entryOf, fixes, readOnly, onOpe
       )}
       {open && (
         <FixPreview
-          label={open.label}
-          state={open}
-          onApply={fixes.apply}
-          onCancel={fixes.cancel}
+          {...flowPreview(open, fixes)}
           explanation="This is the exact change. Nothing is written until you apply it; it can be undone."
           offReason={readOnly ? 'Read-only: the viewer was started with --read-only' : null}
         />

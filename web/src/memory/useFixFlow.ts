@@ -43,6 +43,11 @@ export interface FixFlow {
   keyOf(problem: MemoryProblem, kind: FixKind): string;
 }
 
+/** FixPreview's props for the flow's open change: its label and state, Apply and Cancel. */
+export function flowPreview(open: FixState, fixes: Pick<FixFlow, 'apply' | 'cancel'>) {
+  return { label: open.label, state: open, onApply: fixes.apply, onCancel: fixes.cancel };
+}
+
 const keyOf = (problem: MemoryProblem, kind: FixKind) => `${problemKey(problem)}\u0000${kind}`;
 export const restoreKey = (changeId: string) => `restore-bulk\u0000${changeId}`;
 
