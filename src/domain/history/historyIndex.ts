@@ -246,7 +246,6 @@ export class HistoryIndex {
   }
 }
 
-/** An ExitPlanMode call with the log that holds it (the text it approved is read from there). */
 const NO_SESSIONS: ReadonlySet<string> = new Set();
 
 /** What the logs say of one plan path (HistoryIndex.byPath()). */
@@ -256,6 +255,7 @@ interface PathFacts {
   sessions: Set<string>;
 }
 
+/** An ExitPlanMode call with the log that holds it (the text it approved is read from there). */
 export interface LoggedExit extends ExitCall {
   log: string;
 }
